@@ -1,0 +1,3 @@
+from mtgkb.cli import main
+
+main()

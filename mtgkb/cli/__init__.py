@@ -1,0 +1,63 @@
+"""The ``mtgkb`` command line: a thin layer that parses options, calls the library and hands the
+result to :mod:`mtgkb.output`. One module per command group; each registers its commands on ``cli``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from mtgkb import __version__
+from mtgkb.errors import MtgkbError
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+class _Group(click.Group):
+    """Turns user mistakes into a message and exit status 2 instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except MtgkbError as error:
+            click.echo(f"Error: {error.message}", err=True)
+            if error.hint:
+                click.echo(f"Hint: {error.hint}", err=True)
+            ctx.exit(error.exit_code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mtgkb")
+def cli() -> None:
+    """Magic: The Gathering rules knowledge with citations.
+
+    \b
+    Examples:
+      mtgkb card "Yuriko, the Tiger's Shadow"
+      mtgkb rule 702.49d
+      mtgkb rulings ninjutsu --json
+    """
+
+
+def _register_commands() -> None:
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
+
+
+def progress_reporter(quiet: bool = False):
+    """A progress callback that writes to stderr (library functions never print)."""
+    from mtgkb.output import diagnostic
+
+    return None if quiet else diagnostic
+
+
+def main() -> None:
+    _register_commands()
+    try:
+        cli(prog_name="mtgkb")
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)

@@ -1,0 +1,282 @@
+"""The embedded Oxigraph store: a cache built from ontology/, data/ and imported datasets.
+
+Each build goes to a temporary folder and is renamed into ``stores/<fingerprint>`` when complete, so
+a reader only ever opens a finished store. The fingerprint covers every source file's path, size and
+modification time, so editing ontology/ or data/, or importing a dataset, leads to a rebuild on the
+next use. Builds take an exclusive file lock: two commands started at once build once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import gc
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtgkb import __version__
+from mtgkb.errors import StoreError
+from mtgkb.iris import mint
+from mtgkb.paths import cache_dir, imports_dir, repo_root
+from mtgkb.vocab import PREFIXES, sparql_prefixes
+
+STORE_FORMAT = "1"
+_KEEP_OLD_STORES = 1
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One file loaded into its own named graph (imports carry their graph names inside)."""
+
+    path: Path
+    graph: str | None
+    format: str  # "turtle" or "nquads"
+
+
+@dataclass
+class BuildSummary:
+    path: Path
+    seconds: float
+    graphs: dict[str, int]
+    rebuilt: bool = True
+
+    @property
+    def triples(self) -> int:
+        return sum(self.graphs.values())
+
+
+def curated_sources(root: Path | None = None) -> list[Source]:
+    """The Turtle files we author, each with its graph IRI (``graph/data/turn`` for data/turn.ttl)."""
+    root = root or repo_root()
+    sources = []
+    for top in ("ontology", "data"):
+        for path in sorted((root / top).rglob("*.ttl")):
+            parts = path.relative_to(root).with_suffix("").parts
+            sources.append(Source(path, mint("graph", *parts), "turtle"))
+    return sources
+
+
+def imported_sources() -> list[Source]:
+    folder = imports_dir()
+    if not folder.is_dir():
+        return []
+    return [Source(path, None, "nquads") for path in sorted(folder.glob("*.nq"))]
+
+
+def all_sources() -> list[Source]:
+    return curated_sources() + imported_sources()
+
+
+def fingerprint(sources: list[Source]) -> str:
+    digest = hashlib.sha256(f"{STORE_FORMAT}|{__version__}".encode())
+    for source in sources:
+        stat = source.path.stat()
+        digest.update(f"|{source.path}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:20]
+
+
+def _stores_dir() -> Path:
+    return cache_dir() / "stores"
+
+
+@contextlib.contextmanager
+def _build_lock() -> Iterator[None]:
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / "build.lock", "a")  # noqa: SIM115 - held for the whole block
+    except OSError as error:
+        raise StoreError(
+            f"cannot write to the cache directory {folder}: {error.strerror}",
+            "make it writable, or set MTGKB_CACHE_DIR to a writable folder",
+        ) from error
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _load_source(store: Any, source: Source) -> None:
+    import pyoxigraph as ox
+
+    try:
+        if source.format == "turtle":
+            store.bulk_load(
+                path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(source.graph)
+            )
+        else:
+            store.bulk_load(path=str(source.path), format=ox.RdfFormat.N_QUADS)
+    except SyntaxError as error:
+        raise StoreError(
+            f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
+        ) from error
+
+
+def _graph_counts(store: Any) -> dict[str, int]:
+    query = "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g"
+    return {row["g"].value: int(row["n"].value) for row in store.query(query)}
+
+
+def _name_index(store: Any) -> list[list[str]]:
+    """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones."""
+    query = (
+        sparql_prefixes()
+        + """
+        SELECT DISTINCT ?iri ?name ?kind WHERE {
+          { ?iri a mtgkb:Card ; mtgkb:name ?name . BIND("card" AS ?kind) }
+          UNION { ?iri a mtgkb:Mechanic ; rdfs:label ?name . BIND("mechanic" AS ?kind) }
+          UNION { ?iri a mtgkb:Step ; rdfs:label ?name . BIND("step" AS ?kind) }
+          UNION { ?iri a mtgkb:Zone ; rdfs:label ?name . BIND("zone" AS ?kind) }
+        }"""
+    )
+    rows = store.query(query, use_default_graph_as_union=True)
+    return sorted([row["name"].value, row["iri"].value, row["kind"].value] for row in rows)
+
+
+def build(sources: list[Source] | None = None, progress: Progress | None = None) -> BuildSummary:
+    """Build a fresh store from ``sources`` (default: everything) and swap it in atomically."""
+    import pyoxigraph as ox
+
+    sources = all_sources() if sources is None else sources
+    key = fingerprint(sources)
+    started = time.perf_counter()
+    with _build_lock():
+        stores = _stores_dir()
+        temporary = cache_dir() / "tmp" / f"{key}-{os.getpid()}"
+        shutil.rmtree(temporary, ignore_errors=True)
+        temporary.mkdir(parents=True)
+        try:
+            store = ox.Store(str(temporary / "oxigraph"))
+            for number, source in enumerate(sources, 1):
+                if progress and (source.format == "nquads" or number % 25 == 0 or number == len(sources)):
+                    progress(f"loading {number}/{len(sources)}: {source.path.name}")
+                _load_source(store, source)
+            graphs = _graph_counts(store)
+            names = _name_index(store)
+            store.flush()
+            del store
+            gc.collect()
+            (temporary / "names.json").write_text(json.dumps(names, ensure_ascii=False))
+            meta = {"fingerprint": key, "built": time.time(), "graphs": graphs, "mtgkb": __version__}
+            (temporary / "meta.json").write_text(json.dumps(meta))
+            stores.mkdir(parents=True, exist_ok=True)
+            final = stores / key
+            if final.exists():
+                shutil.rmtree(final)
+            os.rename(temporary, final)
+        except OSError as error:
+            raise StoreError(
+                f"cannot build the store in {cache_dir()}: {error}",
+                "check free space and permissions, or set MTGKB_CACHE_DIR",
+            ) from error
+        finally:
+            shutil.rmtree(temporary, ignore_errors=True)
+        _remove_stale(key)
+    return BuildSummary(final, time.perf_counter() - started, graphs)
+
+
+def _remove_stale(current: str) -> None:
+    """Drop old stores and abandoned temporary builds (a killed build leaves one behind)."""
+    stores = _stores_dir()
+    old = sorted(
+        (p for p in stores.iterdir() if p.name != current), key=lambda p: p.stat().st_mtime, reverse=True
+    )
+    for path in old[_KEEP_OLD_STORES:]:
+        shutil.rmtree(path, ignore_errors=True)
+    for path in (cache_dir() / "tmp").glob("*"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@dataclass
+class KnowledgeBase:
+    """An opened, read-only store plus the name index written beside it."""
+
+    path: Path
+    store: Any
+    meta: dict[str, Any]
+    _names: list[list[str]] | None = field(default=None, repr=False)
+
+    @property
+    def names(self) -> list[list[str]]:
+        if self._names is None:
+            self._names = json.loads((self.path / "names.json").read_text(encoding="utf-8"))
+        return self._names
+
+    def raw_query(self, sparql: str, params: dict[str, str] | None = None) -> Any:
+        """Run SPARQL over the union of all graphs; pyoxigraph's result object. ``params`` bind
+        variables: a value starting with ``http://`` or ``https://`` becomes an IRI, anything else a
+        plain string literal (bound by the store, never spliced into the query text)."""
+        import pyoxigraph as ox
+
+        substitutions = {ox.Variable(name): _term(value) for name, value in (params or {}).items()}
+        return self.store.query(
+            sparql, use_default_graph_as_union=True, prefixes=PREFIXES, substitutions=substitutions
+        )
+
+    def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
+        """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
+        solutions = self.raw_query(sparql, params)
+        names = [variable.value for variable in solutions.variables]
+        return [{name: to_python(row[name]) for name in names} for row in solutions]
+
+
+def _term(value: str) -> Any:
+    import pyoxigraph as ox
+
+    return ox.NamedNode(value) if value.startswith(("https://", "http://")) else ox.Literal(value)
+
+
+def to_python(term: Any) -> Any:
+    """pyoxigraph term -> str / int / float / bool / None."""
+    if term is None:
+        return None
+    datatype = getattr(term, "datatype", None)
+    if datatype is not None:
+        kind = datatype.value.rsplit("#", 1)[-1]
+        if kind in {"integer", "int", "long", "nonNegativeInteger"}:
+            return int(term.value)
+        if kind in {"decimal", "double", "float"}:
+            number = float(term.value)
+            return int(number) if number.is_integer() else number
+        if kind == "boolean":
+            return term.value == "true"
+    return term.value
+
+
+def open_kb(progress: Progress | None = None) -> KnowledgeBase:
+    """Open the current store, building it first when a source changed or it is missing or broken."""
+    import pyoxigraph as ox
+
+    sources = all_sources()
+    key = fingerprint(sources)
+    path = _stores_dir() / key
+    if not (path / "meta.json").exists():
+        build(sources, progress)
+    try:
+        store = ox.Store.read_only(str(path / "oxigraph"))
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError
+        if progress:
+            progress(f"the store in {path} is damaged; rebuilding it")
+        shutil.rmtree(path, ignore_errors=True)
+        build(sources, progress)
+        store = ox.Store.read_only(str(path / "oxigraph"))
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    return KnowledgeBase(path, store, meta)
+
+
+def graph_label(graph_iri: str) -> str:
+    """``graph/data/turn`` -> ``data/turn``: the short name users see for a named graph."""
+    prefix = mint("graph", "x")[: -len("x")]
+    return graph_iri[len(prefix) :] if graph_iri.startswith(prefix) else graph_iri

@@ -1,0 +1,178 @@
+"""The store is a cache: built on first use, rebuilt when a source changes, never left half-built."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mtgkb import store as store_module
+from mtgkb.errors import StoreError
+from mtgkb.store import all_sources, fingerprint, open_kb
+
+CARD_TTL = """
+@prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
+@prefix card: <https://w3id.org/mtgkb/card/> .
+card:grizzly-bears a mtgkb:Card ; mtgkb:name "Grizzly Bears" ; mtgkb:manaCost "{1}{G}" .
+"""
+ONTOLOGY_TTL = """
+@prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+mtgkb:Card a owl:Class .
+"""
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tiny knowledge base of its own, with its own cache and data directories."""
+    (tmp_path / "kb" / "ontology").mkdir(parents=True)
+    (tmp_path / "kb" / "data" / "cards").mkdir(parents=True)
+    (tmp_path / "kb" / "ontology" / "mtgkb.ttl").write_text(ONTOLOGY_TTL)
+    (tmp_path / "kb" / "data" / "cards" / "grizzly-bears.ttl").write_text(CARD_TTL)
+    monkeypatch.setenv("MTGKB_ROOT", str(tmp_path / "kb"))
+    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "userdata"))
+    return tmp_path / "kb"
+
+
+def add_storm_crow(root: Path) -> None:
+    text = CARD_TTL.replace("grizzly-bears", "storm-crow").replace("Grizzly Bears", "Storm Crow")
+    (root / "data" / "cards" / "storm-crow.ttl").write_text(text)
+
+
+def card_names(kb) -> list[str]:
+    return [row["name"] for row in kb.select("SELECT ?name WHERE { ?c a mtgkb:Card ; mtgkb:name ?name }")]
+
+
+def test_each_source_file_gets_its_own_named_graph(root: Path) -> None:
+    kb = open_kb()
+    graphs = kb.meta["graphs"]
+    assert set(graphs) == {
+        "https://w3id.org/mtgkb/graph/ontology/mtgkb",
+        "https://w3id.org/mtgkb/graph/data/cards/grizzly-bears",
+    }
+    assert graphs["https://w3id.org/mtgkb/graph/data/cards/grizzly-bears"] == 3
+    assert card_names(kb) == ["Grizzly Bears"]
+
+
+def test_editing_data_rebuilds_on_next_use(root: Path) -> None:
+    first = open_kb()
+    card_file = root / "data" / "cards" / "grizzly-bears.ttl"
+    card_file.write_text(CARD_TTL.replace("Grizzly Bears", "Grizzly Bears Renamed"))
+    os.utime(card_file, ns=(1, 1))
+    second = open_kb()
+    assert second.path != first.path
+    assert card_names(second) == ["Grizzly Bears Renamed"]
+
+
+def test_reopening_an_unchanged_store_does_not_rebuild(root: Path) -> None:
+    built = open_kb().meta["built"]
+    assert open_kb().meta["built"] == built
+
+
+def test_a_failed_build_leaves_the_previous_store_usable(root: Path, monkeypatch) -> None:
+    previous = open_kb()
+    add_storm_crow(root)
+
+    def interrupted(store, source):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store_module, "_load_source", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            open_kb()
+    assert (previous.path / "meta.json").exists()
+    assert card_names(previous) == ["Grizzly Bears"]
+    assert sorted(card_names(open_kb())) == ["Grizzly Bears", "Storm Crow"]
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=os.environ.copy(),
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def test_a_build_killed_midway_is_recovered_by_the_next_run(root: Path) -> None:
+    add_storm_crow(root)
+    killed = _run(
+        """
+        import os, signal
+        from mtgkb import store
+        real = store._load_source
+        calls = []
+        def load_then_die(s, source):
+            calls.append(source)
+            if len(calls) == 2:
+                os.kill(os.getpid(), signal.SIGKILL)
+            real(s, source)
+        store._load_source = load_then_die
+        store.open_kb()
+        """
+    )
+    assert killed.returncode == -9
+    assert list((Path(os.environ["MTGKB_CACHE_DIR"]) / "tmp").iterdir())  # the half-built store
+    kb = open_kb()
+    assert sorted(card_names(kb)) == ["Grizzly Bears", "Storm Crow"]
+    assert not list((Path(os.environ["MTGKB_CACHE_DIR"]) / "tmp").iterdir())
+
+
+def test_two_processes_started_at_once_build_one_store(root: Path) -> None:
+    code = "from mtgkb.store import open_kb; kb = open_kb(); print(kb.path, len(kb.names))"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", code], env=os.environ.copy(), text=True, stdout=subprocess.PIPE
+        )
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=120)[0].split() for p in processes]
+    assert all(p.returncode == 0 for p in processes)
+    assert outputs[0] == outputs[1]
+    assert len(list((Path(os.environ["MTGKB_CACHE_DIR"]) / "stores").iterdir())) == 1
+
+
+def test_an_empty_store_directory_is_rebuilt(root: Path) -> None:
+    key = fingerprint(all_sources())
+    (Path(os.environ["MTGKB_CACHE_DIR"]) / "stores" / key).mkdir(parents=True)
+    assert card_names(open_kb()) == ["Grizzly Bears"]
+
+
+def test_a_corrupted_store_is_rebuilt(root: Path) -> None:
+    kb = open_kb()
+    path = kb.path
+    del kb
+    for file in (path / "oxigraph").iterdir():
+        if file.name in {"CURRENT", "IDENTITY"} or file.name.startswith("MANIFEST"):
+            file.write_bytes(b"garbage")
+    assert card_names(open_kb()) == ["Grizzly Bears"]
+
+
+def test_an_unwritable_cache_directory_is_a_clear_error(root: Path, monkeypatch) -> None:
+    blocker = root / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("MTGKB_CACHE_DIR", str(blocker / "cache"))
+    with pytest.raises(StoreError) as caught:
+        open_kb()
+    assert "cache directory" in caught.value.message
+    assert "MTGKB_CACHE_DIR" in caught.value.hint
+
+
+def test_a_broken_data_file_names_the_file(root: Path) -> None:
+    (root / "data" / "cards" / "broken.ttl").write_text("this is not turtle .")
+    with pytest.raises(StoreError) as caught:
+        open_kb()
+    assert "broken.ttl" in caught.value.message
+
+
+def test_the_name_index_lists_cards(root: Path) -> None:
+    kb = open_kb()
+    assert ["Grizzly Bears", "https://w3id.org/mtgkb/card/grizzly-bears", "card"] in kb.names
+    assert json.loads((kb.path / "meta.json").read_text())["fingerprint"] == kb.path.name
