@@ -51,13 +51,18 @@ def emit(result: Any, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(json.dumps(to_jsonable(result), indent=2, ensure_ascii=False) + "\n")
         return
+    text = render_text(result)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def render_text(result: Any) -> str:
+    """The human text for ``result``, from the renderer registered for its type."""
     import mtgkb.text  # noqa: F401 - registers the renderers
 
     renderer = _RENDERERS.get(_key(type(result)))
     if renderer is None:
         raise TypeError(f"no text renderer registered for {type(result).__name__}")
-    text = renderer(result)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return renderer(result)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
