@@ -1,0 +1,48 @@
+"""``mtgkb import``: read published datasets into the knowledge base."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.output import emit
+
+
+@cli.group("import")
+def import_group() -> None:
+    """Import a published dataset you already have as a file.
+
+    Each source is written to its own file in the data directory and loaded into its own named graph;
+    importing the same source (or the same rules edition) again replaces it. The store is rebuilt
+    afterwards. A file of the wrong kind is refused and changes nothing.
+
+    \b
+    Examples:
+      mtgkb import rules "MagicCompRules 20260417.txt"
+      mtgkb import mtgjson AtomicCards.json.gz
+      mtgkb import scryfall oracle-cards.json --rulings rulings.json
+    """
+
+
+@import_group.command("rules")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
+@json_option
+def import_rules_command(file: Path, quiet: bool, as_json: bool) -> None:
+    """Import a Comprehensive Rules text file (one edition).
+
+    Reads the .txt published by Wizards of the Coast (UTF-8 with or without a byte-order mark, any
+    line endings): every numbered rule and subrule with its exact text, its parent, the rules it
+    refers to and the glossary. The edition is named by the effective date the file states; several
+    editions can be imported side by side and the newest is the default.
+
+    \b
+    Example:
+      mtgkb import rules "MagicCompRules 20260417.txt"
+      mtgkb rules diff 2026-01-16 2026-04-17
+    """
+    from mtgkb.importers.cr_import import import_rules
+
+    emit(import_rules(file, progress=progress_reporter(quiet)), as_json)
