@@ -33,7 +33,8 @@ KINDS = frozenset(
     }
 )
 
-_RULE_NUMBER = re.compile(r"^\d{3}(\.\d+[a-z]?)?\.?$")
+# Sections of the CR are one digit ("7"); rules three digits ("702"), then subrules ("702.49d").
+_RULE_NUMBER = re.compile(r"^(\d|\d{3}(\.\d+[a-z]?)?)\.?$")
 
 
 def slugify(text: str) -> str:

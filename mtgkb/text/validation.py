@@ -1,4 +1,4 @@
-"""Text for SHACL validation reports: one line per violation, grouped by the file to fix."""
+"""Text for SHACL validation reports: one line per result, grouped by the file to fix."""
 
 from __future__ import annotations
 
@@ -13,14 +13,20 @@ if TYPE_CHECKING:
 
 @renders("mtgkb.validation.ValidationReport")
 def render_validation(report: ValidationReport) -> str:
+    violations = sum(1 for v in report.violations if v.severity == "Violation")
+    others = len(report.violations) - violations
     if report.conforms:
-        return "The data conforms to every shape: no violations."
+        head = f"{len(report.files)} files conform to every shape: no violations"
+        head += f", {others} warning(s):" if others else "."
+    else:
+        head = f"{violations} violation(s)" + (f" and {others} warning(s)" if others else "") + ":"
     by_file: dict[str, list[str]] = defaultdict(list)
-    for violation in report.violations:
-        where = violation.source_file or "(no file defines this node)"
-        path = f" {violation.path}" if violation.path else ""
-        by_file[str(where)].append(f"  {violation.focus_node}{path}: {violation.message}")
-    lines = [f"{len(report.violations)} violation(s):"]
+    for result in report.violations:
+        where = str(result.source_file or "(no file defines this node)")
+        path = f" {result.path}" if result.path else ""
+        marker = "" if result.severity == "Violation" else f"[{result.severity.lower()}] "
+        by_file[where].append(f"  {marker}{result.focus_node}{path}: {result.message}")
+    lines = [head]
     for file_name in sorted(by_file):
         lines.append(file_name)
         lines.extend(by_file[file_name])
