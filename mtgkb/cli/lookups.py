@@ -1,0 +1,92 @@
+"""The judge's lookups: a card, rulings, a rule, free-text search."""
+
+from __future__ import annotations
+
+import click
+
+from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.output import emit
+
+
+@cli.command()
+@click.argument("name", nargs=-1, required=True)
+@json_option
+def card(name: tuple[str, ...], as_json: bool) -> None:
+    """Show a card: cost, types, abilities with the rules they rest on, rulings.
+
+    NAME ignores case, accents and punctuation, and may be a unique start of the name or the part
+    before its comma; quotes are optional.
+
+    \b
+    Examples:
+      mtgkb card "Yuriko, the Tiger's Shadow"
+      mtgkb card thrasios
+      mtgkb card brallin skyshark --json
+    """
+    from mtgkb.lookups.card import card_report
+    from mtgkb.store import open_kb
+
+    emit(card_report(open_kb(progress_reporter()), " ".join(name)), as_json)
+
+
+@cli.command()
+@click.argument("name", nargs=-1, required=True)
+@json_option
+def rulings(name: tuple[str, ...], as_json: bool) -> None:
+    """Rulings on a card, or rulings that mention a mechanic, step or zone, newest first.
+
+    Shows the official wording once card data has been imported, else our summary (marked).
+    When a name fits both, a mechanic, step or zone wins over a card.
+
+    \b
+    Examples:
+      mtgkb rulings "Ninja of the Deep Hours"
+      mtgkb rulings ninjutsu
+      mtgkb rulings declare blockers --json
+    """
+    from mtgkb.lookups.rulings import rulings_report
+    from mtgkb.store import open_kb
+
+    emit(rulings_report(open_kb(progress_reporter()), " ".join(name)), as_json)
+
+
+@cli.command()
+@click.argument("number")
+@click.option("--edition", metavar="DATE", default=None, help="Official text of this edition (YYYY-MM-DD).")
+@json_option
+def rule(number: str, edition: str | None, as_json: bool) -> None:
+    """Show a Comprehensive Rules rule: summary, official text, subrules, what cites it.
+
+    The official text is that of the newest imported edition unless --edition names another.
+
+    \b
+    Examples:
+      mtgkb rule 702.49d
+      mtgkb rule 903.8 --edition 2026-04-17
+      mtgkb rule 702.49 --json
+    """
+    from mtgkb.lookups.rule import rule_report
+    from mtgkb.store import open_kb
+
+    emit(rule_report(open_kb(progress_reporter()), number, edition), as_json)
+
+
+@cli.command()
+@click.argument("text", nargs=-1, required=True)
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(min=1), help="Hits per kind.")
+@json_option
+def search(text: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Find cards, rules and rulings holding every word of TEXT (any case).
+
+    Cards match on name and oracle text, rules on number, title, summary and official text,
+    rulings on official text and summary.
+
+    \b
+    Examples:
+      mtgkb search unblocked attacker
+      mtgkb search "commander tax" --limit 3 --json
+    """
+    from mtgkb.lookups.search import search as run_search
+    from mtgkb.store import open_kb
+
+    emit(run_search(open_kb(progress_reporter()), " ".join(text), limit), as_json)

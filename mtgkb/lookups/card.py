@@ -1,0 +1,250 @@
+"""Everything the knowledge base says about one card: its facts, faces, abilities with the mechanic
+each one is and the rules that mechanic rests on, and its rulings. A full name needs one query; a
+short name, a prefix or a typo goes through the name index first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from mtgkb.errors import NotFoundError
+from mtgkb.iris import card_iri
+from mtgkb.lookups.common import (
+    DESCRIBE_TAIL,
+    Graph,
+    Node,
+    read_graph,
+    rule_number,
+    sorted_numbers,
+    with_iri,
+)
+from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
+from mtgkb.vocab import RDFS_COMMENT, RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+
+@dataclass
+class RuleRef:
+    number: str
+    iri: str
+    title: str | None
+    part_of: str | None = None  # title of the rule it belongs to ("Ninjutsu" for 702.49b)
+
+
+@dataclass
+class MechanicRef:
+    iri: str
+    label: str | None
+    keyword: str | None
+    variant_of: list[str] = field(default_factory=list)  # labels of the mechanics it is a variant of
+
+
+@dataclass
+class AbilityInfo:
+    iri: str
+    label: str | None
+    mechanic: MechanicRef | None
+    cost: str | None
+    text: str | None
+    comment: str | None
+    partner_text: str | None
+    partner_with_name: str | None
+    partner_with: str | None
+    granted_to: str | None
+    grants: list[AbilityInfo] = field(default_factory=list)
+    rules: list[RuleRef] = field(default_factory=list)  # cited by the ability or by its mechanic
+
+
+@dataclass
+class FaceInfo:
+    iri: str
+    name: str | None
+    index: int | None
+    mana_cost: str | None
+    type_line: str | None
+    oracle_text: str | None
+    power: str | None
+    toughness: str | None
+    loyalty: str | None
+    defense: str | None
+
+
+@dataclass
+class CardReport:
+    name: str
+    iri: str
+    oracle_id: str | None
+    layout: str | None
+    mana_cost: str | None
+    mana_value: float | None
+    type_line: str | None
+    types: list[str]
+    supertypes: list[str]
+    subtypes: list[str]
+    colors: list[str]
+    color_identity: list[str]
+    power: str | None
+    toughness: str | None
+    loyalty: str | None
+    defense: str | None
+    commander_legality: str | None
+    oracle_text: str | None  # present once card data has been imported
+    faces: list[FaceInfo]
+    abilities: list[AbilityInfo]
+    rulings: list[RulingEntry]
+    cites: list[str]  # every rule number the card, its abilities, their mechanics and rulings cite
+
+
+# Rules are read briefly (number, title, parent): a full CR import puts every edition's official
+# text on them, which this report does not show. Each way of citing a rule is its own branch: one
+# property path with alternatives and optional steps was ten times slower.
+_CARD = (
+    """
+SELECT ?s ?p ?o ?olabel WHERE {
+  {
+    { ?card mtgkb:hasFace? ?s }
+    UNION { ?card mtgkb:hasAbility/mtgkb:grants* ?s }
+    UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates ?s }
+    UNION { ?s mtgkb:aboutCard ?card }
+    UNION {
+      { ?card mtgkb:citesRule ?rule }
+      UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:citesRule ?rule }
+      UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates/mtgkb:citesRule ?rule }
+      UNION { ?ruling mtgkb:aboutCard ?card ; mtgkb:citesRule ?rule }
+      ?rule mtgkb:parentRule? ?s
+      BIND(true AS ?brief)
+    }
+  }
+  FILTER(!BOUND(?brief) || ?p IN (mtgkb:ruleNumber, mtgkb:title, mtgkb:parentRule))
+"""
+    + DESCRIBE_TAIL
+    + "}"
+)
+
+
+def card_report(kb: KnowledgeBase, name: str) -> CardReport:
+    """The report on the card ``name`` (any case, accents or punctuation; a unique prefix will do)."""
+    # A full name is its own IRI slug, so one query usually does; the name index (30,000 names at
+    # full scale) is read only for short names, prefixes and typos.
+    iri, graph = _read_if_card(kb, _slug_iri(name))
+    if graph is None:
+        from mtgkb.names import resolve
+
+        iri, graph = _read_if_card(kb, resolve(kb.names, name, ("card",)).iri)
+    if graph is None or iri is None:
+        raise NotFoundError("card", name, [])
+    card = graph.node(iri)
+    abilities = [_ability(graph, ability, depth=0) for ability in card.all(V.hasAbility)]
+    rulings = [ruling_entry(n, graph) for n in graph.nodes.values() if V.Ruling in n.classes]
+    return CardReport(
+        name=card.first(V.name) or card.label or name,
+        iri=iri,
+        oracle_id=card.first(V.oracleId),
+        layout=card.first(V.layout),
+        mana_cost=card.first(V.manaCost),
+        mana_value=card.first(V.manaValue),
+        type_line=card.first(V.typeLine),
+        types=card.all(V.cardType),
+        supertypes=card.all(V.supertype),
+        subtypes=card.all(V.subtype),
+        colors=_wubrg(card.all(V.colors)),
+        color_identity=_wubrg(card.all(V.colorIdentity)),
+        power=card.first(V.power),
+        toughness=card.first(V.toughness),
+        loyalty=card.first(V.loyalty),
+        defense=card.first(V.defense),
+        commander_legality=card.first(V.commanderLegality),
+        oracle_text=card.first(V.oracleText),
+        faces=sorted((_face(graph.node(face)) for face in card.all(V.hasFace)), key=_face_order),
+        abilities=sorted(abilities, key=lambda a: a.label or a.iri),
+        rulings=newest_first(rulings),
+        cites=sorted_numbers(_all_cited(graph)),
+    )
+
+
+def _slug_iri(name: str) -> str | None:
+    try:
+        return card_iri(name)
+    except ValueError:
+        return None
+
+
+def _read_if_card(kb: KnowledgeBase, iri: str | None) -> tuple[str | None, Graph | None]:
+    if iri is None:
+        return None, None
+    graph = read_graph(kb.select(with_iri(_CARD, "card", iri)))
+    return (iri, graph) if V.Card in graph.node(iri).classes else (None, None)
+
+
+def _wubrg(colors: list[str]) -> list[str]:
+    order = "WUBRG"
+    return sorted(colors, key=lambda c: (order.index(c) if c in order else len(order), c))
+
+
+def _face(node: Node) -> FaceInfo:
+    index = node.first(V.faceIndex)
+    return FaceInfo(
+        iri=node.iri,
+        name=node.first(V.name) or node.first(RDFS_LABEL),
+        index=int(index) if index is not None else None,
+        mana_cost=node.first(V.manaCost),
+        type_line=node.first(V.typeLine),
+        oracle_text=node.first(V.oracleText),
+        power=node.first(V.power),
+        toughness=node.first(V.toughness),
+        loyalty=node.first(V.loyalty),
+        defense=node.first(V.defense),
+    )
+
+
+def _face_order(face: FaceInfo) -> tuple[int, str]:
+    return (face.index if face.index is not None else 99, face.iri)
+
+
+def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:
+    node = graph.node(iri)
+    mechanic_iri = node.first(V.instantiates)
+    mechanic = graph.node(mechanic_iri) if mechanic_iri else None
+    cited = node.all(V.citesRule) + (mechanic.all(V.citesRule) if mechanic else [])
+    # A grant that (wrongly) grants itself back must not recurse forever.
+    grants = [_ability(graph, g, depth + 1) for g in node.all(V.grants)] if depth < 4 else []
+    return AbilityInfo(
+        iri=iri,
+        label=node.first(RDFS_LABEL),
+        mechanic=_mechanic(graph, mechanic) if mechanic else None,
+        cost=node.first(V.abilityCost),
+        text=node.first(V.abilityText),
+        comment=node.first(RDFS_COMMENT),
+        partner_text=node.first(V.partnerText),
+        partner_with_name=node.first(V.partnerWithName),
+        partner_with=node.first(V.partnerWith),
+        granted_to=node.first(V.grantedTo),
+        grants=grants,
+        rules=_rule_refs(graph, cited),
+    )
+
+
+def _mechanic(graph: Graph, node: Node) -> MechanicRef:
+    return MechanicRef(
+        iri=node.iri,
+        label=node.first(RDFS_LABEL),
+        keyword=node.first(V.keyword),
+        variant_of=[graph.label(iri) or iri for iri in node.all(V.variantOf)],
+    )
+
+
+def _rule_refs(graph: Graph, iris: list[str]) -> list[RuleRef]:
+    refs = {}
+    for iri in iris:
+        node = graph.node(iri)
+        number = node.first(V.ruleNumber) or rule_number(iri)
+        parent = node.first(V.parentRule)
+        part_of = graph.node(parent).first(V.title) if parent else None
+        refs[number] = RuleRef(number, iri, node.first(V.title), part_of)
+    return [refs[number] for number in sorted_numbers(list(refs))]
+
+
+def _all_cited(graph: Graph) -> list[str]:
+    return [rule_number(iri) for node in graph.nodes.values() for iri in node.all(V.citesRule)]

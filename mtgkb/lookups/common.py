@@ -1,0 +1,163 @@
+"""Pieces the lookups share: nodes read from ``?s ?p ?o`` rows, rule numbers, kinds of node, and
+finding a named node with as little work as possible."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.iris import mint, rule_iri
+from mtgkb.store import sparql_iri
+from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    from mtgkb.names import NameMatch
+    from mtgkb.store import KnowledgeBase
+
+RULE_PREFIX = rule_iri("100")[: -len("100")]
+
+#: The kind a user sees for a node, from its most telling class (a main phase is a Phase and a Step).
+_KIND_BY_CLASS = [
+    (V.Card, "card"),
+    (V.Face, "face"),
+    (V.Ruling, "ruling"),
+    (V.Rule, "rule"),
+    (V.GlossaryEntry, "glossary entry"),
+    (V.Mechanic, "mechanic"),
+    (V.Phase, "phase"),
+    (V.Step, "step"),
+    (V.Zone, "zone"),
+    (V.Requirement, "requirement"),
+    (V.RulesConcept, "concept"),
+    (V.Ability, "ability"),
+    (V.ActivatedAbility, "ability"),
+    (V.StaticAbility, "ability"),
+    (V.TriggeredAbility, "ability"),
+    (V.KeywordAbility, "ability"),
+    (V.Edition, "edition"),
+]
+
+_CLASS_OF_KIND = {"card": V.Card, "mechanic": V.Mechanic, "step": V.Step, "zone": V.Zone}
+
+
+def kind_of(classes: list[str] | set[str]) -> str:
+    for iri, kind in _KIND_BY_CLASS:
+        if iri in classes:
+            return kind
+    return "node"
+
+
+@dataclass
+class Node:
+    """Every value of every property of one node, in the order the query returned them."""
+
+    iri: str
+    values: dict[str, list[Any]] = field(default_factory=dict)
+
+    def first(self, predicate: str) -> Any:
+        found = self.values.get(predicate)
+        return found[0] if found else None
+
+    def all(self, predicate: str) -> list[Any]:
+        return list(self.values.get(predicate, []))
+
+    @property
+    def classes(self) -> list[str]:
+        return self.all(RDF_TYPE)
+
+    @property
+    def label(self) -> str | None:
+        return self.first(V.name) or self.first(RDFS_LABEL)
+
+
+@dataclass
+class Graph:
+    """The nodes a report needs, plus the label of every IRI they point to."""
+
+    nodes: dict[str, Node]
+    labels: dict[str, str]
+
+    def node(self, iri: str) -> Node:
+        return self.nodes.get(iri) or Node(iri)
+
+    def label(self, iri: str) -> str | None:
+        return self.labels.get(iri) or self.node(iri).label
+
+
+#: Appended to a query whose WHERE clause binds ?s: every triple of ?s, with a label for the object.
+DESCRIBE_TAIL = """
+  ?s ?p ?o .
+  OPTIONAL { ?o mtgkb:name ?objectName }
+  OPTIONAL { ?o rdfs:label ?objectLabel }
+  BIND(COALESCE(?objectName, ?objectLabel) AS ?olabel)
+"""
+
+
+def read_graph(rows: list[dict[str, Any]]) -> Graph:
+    """Group ``?s ?p ?o ?olabel`` rows into nodes, without repeating a value."""
+    nodes: dict[str, Node] = {}
+    labels: dict[str, str] = {}
+    for row in rows:
+        node = nodes.setdefault(row["s"], Node(row["s"]))
+        values = node.values.setdefault(row["p"], [])
+        if row["o"] not in values:
+            values.append(row["o"])
+        if row.get("olabel") and isinstance(row["o"], str):
+            labels.setdefault(row["o"], row["olabel"])
+    return Graph(nodes, labels)
+
+
+_RULE_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?\.?$")
+
+
+def rule_number(iri: str) -> str:
+    """``.../cr/702.49d`` -> ``702.49d``."""
+    return iri[len(RULE_PREFIX) :] if iri.startswith(RULE_PREFIX) else iri
+
+
+def rule_sort_key(number: str) -> tuple[int, int, str]:
+    """Rules in book order: 702.9 before 702.49, 702.49 before 702.49a."""
+    match = _RULE_NUMBER.match(number)
+    if not match:
+        return (10**6, 0, number)
+    section, rule, letters = match.groups()
+    return (int(section), int(rule) if rule is not None else -1, letters or "")
+
+
+def sorted_numbers(numbers: set[str] | list[str]) -> list[str]:
+    return sorted(set(numbers), key=rule_sort_key)
+
+
+def with_iri(query: str, variable: str, iri: str) -> str:
+    """``query`` with every ``?variable`` replaced by ``<iri>`` (see :func:`sparql_iri`)."""
+    return re.sub(rf"\?{variable}\b", lambda _: sparql_iri(iri), query)
+
+
+def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMatch:
+    """The node ``query`` names, among ``kinds`` in order of preference.
+
+    A full name is its own IRI slug ("yuriko the tigers shadow" -> card/yuriko-the-tigers-shadow),
+    so one small query usually settles it without reading the name index (30,000 names at full
+    scale); short names, prefixes and typos go to :func:`mtgkb.names.resolve`.
+    """
+    from mtgkb.names import NameMatch, resolve
+
+    candidates = []
+    for kind in kinds:
+        try:
+            candidates.append((kind, mint(kind, query)))
+        except ValueError:
+            continue
+    if candidates:
+        values = " ".join(sparql_iri(iri) for _, iri in candidates)
+        rows = kb.select(
+            "SELECT ?iri ?class ?name WHERE { VALUES ?iri { " + values + " } ?iri a ?class . "
+            "OPTIONAL { ?iri mtgkb:name ?cardName } OPTIONAL { ?iri rdfs:label ?label } "
+            "BIND(COALESCE(?cardName, ?label) AS ?name) }"
+        )
+        for kind, iri in candidates:
+            for row in rows:
+                if row["iri"] == iri and row["class"] == _CLASS_OF_KIND[kind]:
+                    return NameMatch(row["name"] or query, iri, kind)
+    return resolve(kb.names, query, kinds)

@@ -1,0 +1,97 @@
+"""Rulings on a card, or rulings that mention a mechanic, step or zone, newest first.
+
+A ruling node carries the official wording (``mtgkb:text``, from a card-data import) and/or our own
+summary (``mtgkb:summary``); both are returned, and the text renderer shows the official wording when
+there is one. For a mechanic, rulings that mention one of its variants count too (a ruling on
+commander ninjutsu is a ninjutsu ruling); rulings are not collected from every card that has the
+mechanic, only from what the rulings themselves say they are about or mention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from mtgkb.lookups.common import (
+    DESCRIBE_TAIL,
+    Graph,
+    Node,
+    read_graph,
+    rule_number,
+    sorted_numbers,
+    with_iri,
+)
+from mtgkb.vocab import V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+#: Kinds a rulings query may name, in order of preference when one name fits several (the zone
+#: "exile" before the card Exile: someone asking for rulings by a one-word name means the rule idea).
+RULINGS_KINDS = ("mechanic", "step", "zone", "card")
+
+
+@dataclass
+class Labelled:
+    iri: str
+    label: str | None
+
+
+@dataclass
+class RulingEntry:
+    iri: str
+    date: str | None
+    source: str | None
+    text: str | None  # official wording, present once card data has been imported
+    summary: str | None  # our own words
+    cards: list[Labelled] = field(default_factory=list)
+    mentions: list[Labelled] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RulingsReport:
+    query: str
+    subject: str
+    subject_iri: str
+    subject_kind: str
+    rulings: list[RulingEntry]
+
+
+def ruling_entry(node: Node, graph: Graph) -> RulingEntry:
+    return RulingEntry(
+        iri=node.iri,
+        date=node.first(V.rulingDate),
+        source=node.first(V.rulingSource),
+        text=node.first(V.text),
+        summary=node.first(V.summary),
+        cards=[Labelled(iri, graph.label(iri)) for iri in node.all(V.aboutCard)],
+        mentions=[Labelled(iri, graph.label(iri)) for iri in node.all(V.mentions)],
+        cites=sorted_numbers([rule_number(iri) for iri in node.all(V.citesRule)]),
+    )
+
+
+def newest_first(entries: list[RulingEntry]) -> list[RulingEntry]:
+    by_name = sorted(entries, key=lambda e: ([c.label or c.iri for c in e.cards], e.iri))
+    return sorted(by_name, key=lambda e: e.date or "", reverse=True)
+
+
+# One pattern per kind of subject: a UNION of both, joined to the rulings' triples, made the store read
+# every ruling (two seconds with 67,000 imported rulings instead of a few milliseconds).
+_ABOUT_CARD = "?s mtgkb:aboutCard ?subject ."
+_MENTIONING = "?mentioned mtgkb:variantOf* ?subject . ?s mtgkb:mentions ?mentioned ."
+
+
+def _rulings_query(pattern: str) -> str:
+    return "SELECT ?s ?p ?o ?olabel WHERE {\n  " + pattern + "\n" + DESCRIBE_TAIL + "}"
+
+
+def rulings_report(kb: KnowledgeBase, name: str) -> RulingsReport:
+    """The rulings on the card ``name``, or mentioning the mechanic, step or zone ``name``."""
+    from mtgkb.lookups.common import find_named
+
+    match = find_named(kb, name, RULINGS_KINDS)
+    query = _rulings_query(_ABOUT_CARD if match.kind == "card" else _MENTIONING)
+    graph = read_graph(kb.select(with_iri(query, "subject", match.iri)))
+    rulings = [ruling_entry(node, graph) for node in graph.nodes.values() if V.Ruling in node.classes]
+    return RulingsReport(name, match.name, match.iri, match.kind, newest_first(rulings))
