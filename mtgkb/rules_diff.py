@@ -25,7 +25,6 @@ SELECT ?date ?source ?rules WHERE {
 }
 """
 
-# Variables bound through the store's substitutions must be projected (pyoxigraph requires it).
 _TEXTS = """
 SELECT ?graph ?number ?text WHERE { GRAPH ?graph { ?rule mtgkb:ruleNumber ?number ; mtgkb:text ?text } }
 """

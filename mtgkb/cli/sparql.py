@@ -1,0 +1,104 @@
+"""``mtgkb sparql``, ``mtgkb queries`` and ``mtgkb query``: SPARQL over the knowledge base."""
+
+from __future__ import annotations
+
+import click
+
+from mtgkb.cli import cli, json_option, progress_reporter
+
+# For query results --json means the W3C SPARQL results JSON, not a dump of our dataclass.
+results_json_option = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+
+_FORMATS = ("table", "json", "csv", "tsv", "ttl", "nt", "jsonld")
+
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(_FORMATS),
+    default=None,
+    help="table (default), or the SPARQL results formats json/csv/tsv; "
+    "CONSTRUCT/DESCRIBE give Turtle (table, ttl), N-Triples (nt) or JSON-LD (json, jsonld).",
+)
+param_option = click.option(
+    "--param",
+    "-p",
+    "params",
+    multiple=True,
+    metavar="VAR=VALUE",
+    help="Bind ?VAR before the query runs (repeatable). IRIs, prefixed names (card:x) and names work.",
+)
+
+
+def _format(fmt: str | None, as_json: bool) -> str:
+    if as_json and fmt not in (None, "json"):
+        raise click.UsageError("--json is --format json; give only one of them")
+    return "json" if as_json else (fmt or "table")
+
+
+@cli.command()
+@click.argument("query")
+@format_option
+@param_option
+@results_json_option
+def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) -> None:
+    """Run a SPARQL query: QUERY is the query text, a .rq file, or - for stdin.
+
+    The default graph is the union of every graph; the usual prefixes (mtgkb:, card:, mechanic:,
+    step:, zone:, cr:, rdfs:, …) are predeclared.
+
+    \b
+    Examples:
+      mtgkb sparql 'SELECT ?step WHERE { ?step a mtgkb:Step }'
+      mtgkb sparql queries/mechanic-steps.rq --format csv
+      echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
+    """
+    from mtgkb.named_queries import expand_prefixed, parse_param_options
+    from mtgkb.output import emit
+    from mtgkb.sparql import read_query_argument, run_query
+    from mtgkb.store import open_kb
+
+    output_format = _format(fmt, as_json)
+    text = read_query_argument(query)
+    bound = {name: expand_prefixed(value) or value for name, value in parse_param_options(params).items()}
+    kb = open_kb(progress_reporter())
+    emit(run_query(kb, text, bound, output_format), False)
+
+
+@cli.command()
+@json_option
+def queries(as_json: bool) -> None:
+    """List the named queries in queries/ with their parameters.
+
+    \b
+    Example:
+      mtgkb queries
+    """
+    from mtgkb.named_queries import catalogue
+    from mtgkb.output import emit
+
+    emit(catalogue(), as_json)
+
+
+@cli.command()
+@click.argument("name")
+@format_option
+@param_option
+@results_json_option
+def query(name: str, fmt: str | None, params: tuple[str, ...], as_json: bool) -> None:
+    """Run the named query NAME (see 'mtgkb queries').
+
+    \b
+    Examples:
+      mtgkb query mechanic-steps
+      mtgkb query card-rulings --param card="Ninja of the Deep Hours"
+      mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
+    """
+    from mtgkb.named_queries import get_query, parse_param_options, run_named
+    from mtgkb.output import emit
+    from mtgkb.store import open_kb
+
+    output_format = _format(fmt, as_json)
+    given = parse_param_options(params)
+    get_query(name)  # an unknown name is reported before the store is opened
+    kb = open_kb(progress_reporter())
+    emit(run_named(kb, name, given, output_format), False)

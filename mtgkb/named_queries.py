@@ -1,0 +1,219 @@
+"""Named SPARQL queries: the ``queries/*.rq`` files, each headed by comment lines that document it.
+
+```
+# title: Ninjutsu-family costs
+# description: Cards whose abilities instantiate ninjutsu or a variant of it, with their costs.
+# param: ?family — a mechanic IRI (default: mechanic:ninjutsu)
+# param: ?card — a card IRI (optional: every card when not given)
+```
+
+A parameter is bound by a VALUES block that the store adds (mtgkb.store.bind_values), its value
+checked and escaped so it is never read as query syntax. A parameter whose
+description says "IRI" accepts a full IRI, a prefixed name (``mechanic:ninjutsu``) or a name that the
+knowledge base knows (``Ninjutsu``, ``Yuriko, the Tiger's Shadow``); the word before "IRI" (card,
+mechanic, step, zone) narrows the name look-up.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mtgkb.errors import MtgkbError, NotFoundError
+from mtgkb.paths import repo_root
+from mtgkb.vocab import PREFIXES
+
+if TYPE_CHECKING:
+    from mtgkb.sparql import SparqlResult
+    from mtgkb.store import KnowledgeBase
+
+NAME_KINDS = ("card", "mechanic", "step", "zone")  # as in mtgkb.names.KINDS, kept here for a cheap import
+
+_HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
+_PARAM = re.compile(r"^\?(?P<var>[A-Za-z_][A-Za-z0-9_]*)\s*(?:[—–-]+|:)?\s*(?P<rest>.*)$")
+_DEFAULT = re.compile(r"\(\s*default:\s*(?P<value>[^)]*?)\s*\)\s*$")
+_OPTIONAL = re.compile(r"\(\s*optional\b[^)]*\)\s*$")
+_KIND = re.compile(r"\b(" + "|".join(NAME_KINDS) + r")\s+IRI\b")
+
+
+@dataclass
+class QueryParam:
+    name: str  # without the "?"
+    description: str
+    default: str | None = None
+    optional: bool = False  # left unbound when not given
+    is_iri: bool = False
+    kind: str | None = None  # card / mechanic / step / zone: where names are looked up
+
+
+@dataclass
+class NamedQuery:
+    name: str
+    title: str
+    description: str
+    params: list[QueryParam]
+    path: Path
+    text: str = field(repr=False, default="")
+
+
+@dataclass
+class QueryCatalogue:
+    """What ``mtgkb queries`` lists."""
+
+    folder: Path
+    queries: list[NamedQuery]
+
+
+def queries_dir() -> Path:
+    return repo_root() / "queries"
+
+
+def parse_query_file(path: Path) -> NamedQuery:
+    """Read one .rq file and its comment header (every ``#`` line before the first other line)."""
+    text = path.read_text(encoding="utf-8")
+    title, descriptions, params = "", [], []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            break
+        match = _HEADER.match(stripped)
+        if match is None:
+            continue
+        key, value = match.group(1), match.group(2).strip()
+        if key == "title":
+            title = value
+        elif key == "description":
+            descriptions.append(value)
+        else:
+            params.append(_parse_param(value, path))
+    return NamedQuery(path.stem, title, " ".join(descriptions), params, path, text)
+
+
+def _parse_param(value: str, path: Path) -> QueryParam:
+    match = _PARAM.match(value)
+    if match is None:
+        raise MtgkbError(
+            f"{path.name}: cannot read the parameter line '# param: {value}'", "write '# param: ?var — …'"
+        )
+    rest = match.group("rest")
+    default_match = _DEFAULT.search(rest)
+    kind_match = _KIND.search(rest)
+    return QueryParam(
+        name=match.group("var"),
+        description=rest,
+        default=default_match.group("value") if default_match else None,
+        optional=bool(_OPTIONAL.search(rest)),
+        is_iri=bool(re.search(r"\bIRI\b", rest)),
+        kind=kind_match.group(1) if kind_match else None,
+    )
+
+
+def catalogue(folder: Path | None = None) -> QueryCatalogue:
+    folder = folder or queries_dir()
+    queries = [parse_query_file(path) for path in sorted(folder.glob("*.rq"))] if folder.is_dir() else []
+    return QueryCatalogue(folder, queries)
+
+
+def get_query(name: str, folder: Path | None = None) -> NamedQuery:
+    """The named query ``name`` (the file name without .rq); a miss suggests the closest names."""
+    known = {query.name: query for query in catalogue(folder).queries}
+    key = name[:-3] if name.endswith(".rq") else name
+    if key in known:
+        return known[key]
+    suggestions = difflib.get_close_matches(key, list(known), n=3, cutoff=0.5)
+    suggestions += [other for other in known if key and key in other and other not in suggestions]
+    error = NotFoundError("query", name, suggestions[:3])
+    if not suggestions:
+        error.hint = "run 'mtgkb queries' to list them"
+    raise error
+
+
+def parse_param_options(options: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """``("card=Yuriko", "?x=1")`` -> ``{"card": "Yuriko", "x": "1"}``."""
+    values: dict[str, str] = {}
+    for option in options:
+        name, separator, value = option.partition("=")
+        name = name.strip().lstrip("?$")
+        if not separator or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise MtgkbError(
+                f"cannot read --param '{option}'", "write --param VAR=VALUE, e.g. --param card=card:x"
+            )
+        values[name] = value
+    return values
+
+
+def bind_params(kb: KnowledgeBase, query: NamedQuery, given: dict[str, str]) -> dict[str, str]:
+    """The bindings for ``query``: given values and defaults, with names resolved to IRIs."""
+    declared = {param.name: param for param in query.params}
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        names = ", ".join(f"?{name}" for name in declared) or "none"
+        raise MtgkbError(
+            f"query '{query.name}' has no parameter ?{unknown[0]}", f"its parameters are: {names}"
+        )
+    bound: dict[str, str] = {}
+    for param in query.params:
+        value = given.get(param.name, param.default)
+        if value is None:
+            if param.optional:
+                continue
+            raise MtgkbError(
+                f"query '{query.name}' needs --param {param.name}=…", f"?{param.name}: {param.description}"
+            )
+        bound[param.name] = resolve_iri(kb, value, param.kind) if param.is_iri else value
+    return bound
+
+
+def expand_prefixed(value: str) -> str | None:
+    """``mechanic:ninjutsu`` -> its full IRI; None when ``value`` is not a known prefixed name."""
+    prefix, separator, local = value.partition(":")
+    if separator and prefix in PREFIXES and local and " " not in local and not local.startswith("//"):
+        return PREFIXES[prefix] + local
+    return None
+
+
+def resolve_iri(kb: KnowledgeBase, value: str, kind: str | None = None) -> str:
+    """A full IRI for ``value``: an IRI, a prefixed name, or a name the knowledge base knows."""
+    value = value.strip()
+    if value.startswith(("http://", "https://")):
+        return value
+    if value.startswith("<") and value.endswith(">"):
+        return value[1:-1]
+    expanded = expand_prefixed(value)
+    if expanded is not None:
+        return expanded
+    return _resolve_name(kb, value, kind)
+
+
+def _resolve_name(kb: KnowledgeBase, value: str, kind: str | None) -> str:
+    from mtgkb.iris import mint
+    from mtgkb.names import KINDS, resolve
+
+    kinds = (kind,) if kind else KINDS
+    try:
+        return resolve(kb.names, value, kinds).iri
+    except NotFoundError:
+        # A slug ("partner-family") names a node even when its label reads differently.
+        known = {row[1] for row in kb.names if row[2] in kinds}
+        for candidate_kind in kinds:
+            try:
+                iri = mint(candidate_kind, value)
+            except ValueError:
+                continue
+            if iri in known:
+                return iri
+        raise
+
+
+def run_named(
+    kb: KnowledgeBase, name: str, given: dict[str, str] | None = None, fmt: str = "table"
+) -> SparqlResult:
+    from mtgkb.sparql import run_query
+
+    query = get_query(name)
+    return run_query(kb, query.text, bind_params(kb, query, given or {}), fmt)

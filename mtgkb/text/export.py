@@ -1,0 +1,16 @@
+"""Text for export summaries."""
+
+from __future__ import annotations
+
+from mtgkb.export import ExportSummary
+from mtgkb.output import renders
+
+
+@renders(ExportSummary)
+def render_summary(summary: ExportSummary) -> str:
+    what = f"graph {summary.graph}" if summary.graph else "the knowledge base"
+    unit = "quads" if summary.format == "trig" else "triples"
+    shape = f" ({summary.nodes:,} nodes, {summary.edges:,} edges)" if summary.nodes is not None else ""
+    where = f" to {summary.output}" if summary.output else ""
+    took = f"in {summary.seconds:.2f} s"
+    return f"exported {what}: {summary.triples:,} {unit}{shape} as {summary.format}{where} {took}"
