@@ -1,0 +1,81 @@
+"""Source-neutral card records: what the MTGJSON and Scryfall readers produce and the card writer
+turns into quads, plus the summary an import returns. Plain dataclasses, cheap to import."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class FaceRecord:
+    """One face of a card with several faces; a single-faced card has no FaceRecord."""
+
+    name: str
+    mana_cost: str | None = None
+    type_line: str | None = None
+    oracle_text: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
+    colors: list[str] | None = None
+
+
+@dataclass(slots=True)
+class CardRecord:
+    """One Oracle card. Multi-valued fields are lists in printed order; None means "not given"."""
+
+    name: str
+    oracle_id: str | None = None
+    layout: str | None = None
+    mana_cost: str | None = None
+    mana_value: float | None = None
+    type_line: str | None = None
+    supertypes: list[str] = field(default_factory=list)
+    types: list[str] = field(default_factory=list)
+    subtypes: list[str] = field(default_factory=list)
+    oracle_text: str | None = None
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
+    color_identity: list[str] | None = None
+    colors: list[str] | None = None
+    commander_legality: str | None = None
+    faces: list[FaceRecord] = field(default_factory=list)
+
+    def texts(self) -> list[tuple[str, str | None]]:
+        """(name, Oracle text) of each face, or of the card when it has one face: abilities are read
+        face by face so "Partner with itself" names the face."""
+        if self.faces:
+            return [(face.name, face.oracle_text) for face in self.faces]
+        return [(self.name, self.oracle_text)]
+
+
+@dataclass(slots=True)
+class RulingRecord:
+    card_name: str
+    date: str  # YYYY-MM-DD
+    text: str
+    source: str  # "wotc" or "scryfall"
+
+
+@dataclass
+class CardImportSummary:
+    """What a card import did: counts per kind of node, the files written and how long it took."""
+
+    source: str
+    files: list[str]
+    cards: int
+    faces: int
+    abilities: dict[str, int]
+    granted_abilities: dict[str, int]
+    rulings: int
+    rulings_without_card: int
+    unresolved_partners: list[str]
+    skipped_records: int
+    skipped_names: dict[str, str]  # card name -> why it has no card node
+    quads: int
+    outputs: list[str]
+    store_triples: int
+    seconds: float

@@ -1,0 +1,277 @@
+"""Card records -> N-Quads: cards, faces, the abilities our Oracle-text reader finds, and rulings.
+
+This is the hot loop of a full card-pool import (about a million quads), so it is plain string
+formatting through :class:`mtgkb.nquads.QuadWriter`: predicate IRIs and recurring objects are
+formatted once, up front.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
+from mtgkb.importers.oracle_abilities import RecognisedAbility, recognise_abilities
+from mtgkb.iris import card_iri, mint, ruling_iri
+from mtgkb.nquads import XSD, QuadWriter, iri, literal
+from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+
+Progress = Callable[[str], None]
+
+_CARD = iri(V.Card)
+_FACE = iri(V.Face)
+_KEYWORD_ABILITY = iri(V.KeywordAbility)
+_STATIC_ABILITY = iri(V.StaticAbility)
+_RULING = iri(V.Ruling)
+_DATASET = iri(V.Dataset)
+_DATE = f"^^<{XSD}date>"
+
+# Types, colours, layouts, legalities, P/T and ruling sources repeat across the pool: format each
+# distinct value once. Names and texts are unique and go through literal() directly.
+_term = functools.cache(literal)
+
+
+@dataclass
+class CardCounts:
+    cards: int = 0
+    faces: int = 0
+    abilities: Counter[str] = field(default_factory=Counter)
+    granted: Counter[str] = field(default_factory=Counter)
+    unresolved_partners: list[str] = field(default_factory=list)
+
+
+class Ticker:
+    """Reports "what: 40% (n/total)" through ``progress`` each time another tenth is done."""
+
+    def __init__(self, progress: Progress | None, what: str, total: int) -> None:
+        self._progress = progress
+        self._what = what
+        self._total = max(total, 1)
+        self._next = 1
+
+    def update(self, done: int) -> None:
+        if self._progress is None or done * 10 < self._next * self._total:
+            return
+        tenth = done * 10 // self._total
+        self._progress(f"{self._what}: {tenth * 10}% ({done:,}/{self._total:,})")
+        self._next = tenth + 1
+
+
+def card_abilities(record: CardRecord) -> list[RecognisedAbility]:
+    """The card's abilities read face by face; an ability printed on two faces counts once."""
+    found: list[RecognisedAbility] = []
+    seen: set[tuple] = set()
+    for name, text in record.texts():
+        for ability in recognise_abilities(text, name):
+            if ability.key not in seen:
+                seen.add(ability.key)
+                found.append(ability)
+    return found
+
+
+def assign_card_iris(records: list[CardRecord]) -> tuple[list[CardRecord], dict[str, str], dict[str, str]]:
+    """The records that get a card IRI, the IRI of each name, and why the others (by name) do not.
+
+    A card IRI is its slugified name, so a name without letters or digits ("_____") has none, and two
+    names that differ only in punctuation ("Lava Axe", the joke card "Lava, Axe") would share one:
+    the first such name in the file keeps the IRI and the others are left out, so no node mixes two
+    cards' facts."""
+    kept: list[CardRecord] = []
+    iris: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    for record in records:
+        try:
+            card = card_iri(record.name)
+        except ValueError:
+            problems[record.name] = "no letters or digits to mint its IRI from"
+            continue
+        other = owner.get(card)
+        if other is not None:
+            problems[record.name] = f"its IRI is already the IRI of {other!r}"
+            continue
+        owner[card] = record.name
+        iris[record.name] = card
+        kept.append(record)
+    return kept, iris, problems
+
+
+def write_cards(
+    records: list[CardRecord], card_iris: dict[str, str], writer: QuadWriter, progress: Progress | None = None
+) -> CardCounts:
+    """Write every card with its faces and abilities (``card_iris`` from :func:`assign_card_iris`);
+    "partner with" names resolve to these cards, by card name and then by face name."""
+    iri_by_name = dict(card_iris)
+    for record in records:
+        for face in record.faces:
+            iri_by_name.setdefault(face.name, iri_by_name[record.name])
+    counts = CardCounts()
+    ticker = Ticker(progress, "writing cards", len(records))
+    add = writer.add
+    p_type, p_label, p_name = RDF_TYPE, RDFS_LABEL, V.name
+    for number, record in enumerate(records, 1):
+        card = iri_by_name[record.name]
+        name = literal(record.name)
+        add(card, p_type, _CARD)
+        add(card, p_label, name)
+        add(card, p_name, name)
+        _write_characteristics(add, card, record)
+        if record.oracle_id:
+            add(card, V.oracleId, literal(record.oracle_id))
+        if record.layout:
+            add(card, V.layout, _term(record.layout))
+        if record.mana_value is not None:
+            add(card, V.manaValue, _term(float(record.mana_value)))
+        for value in record.supertypes:
+            add(card, V.supertype, _term(value))
+        for value in record.types:
+            add(card, V.cardType, _term(value))
+        for value in record.subtypes:
+            add(card, V.subtype, _term(value))
+        for value in record.color_identity or ():
+            add(card, V.colorIdentity, _term(value))
+        if record.commander_legality:
+            add(card, V.commanderLegality, _term(record.commander_legality))
+        for index, face in enumerate(record.faces):
+            face_iri = mint("face", record.name, str(index))
+            face_name = literal(face.name)
+            add(card, V.hasFace, f"<{face_iri}>")
+            add(face_iri, p_type, _FACE)
+            add(face_iri, p_label, face_name)
+            add(face_iri, p_name, face_name)
+            add(face_iri, V.faceIndex, _term(index))
+            _write_characteristics(add, face_iri, face)
+            counts.faces += 1
+        abilities = card_abilities(record)
+        if abilities:
+            _write_abilities(add, card, record.name, abilities, iri_by_name, counts)
+        counts.cards += 1
+        if number % 1000 == 0:
+            ticker.update(number)
+    ticker.update(len(records))
+    return counts
+
+
+def _write_characteristics(
+    add: Callable[[str, str, str], None], subject: str, source: CardRecord | FaceRecord
+) -> None:
+    """The characteristics a card and a face share (mana cost, type line, text, P/T, colours)."""
+    if source.mana_cost:
+        add(subject, V.manaCost, _term(source.mana_cost))
+    if source.type_line:
+        add(subject, V.typeLine, _term(source.type_line))
+    if source.oracle_text:
+        add(subject, V.oracleText, literal(source.oracle_text))
+    for predicate, value in (
+        (V.power, source.power),
+        (V.toughness, source.toughness),
+        (V.loyalty, source.loyalty),
+        (V.defense, source.defense),
+    ):
+        if value:
+            add(subject, predicate, _term(value))
+    for value in source.colors or ():
+        add(subject, V.colors, _term(value))
+
+
+def _write_abilities(
+    add: Callable[[str, str, str], None],
+    card: str,
+    card_name: str,
+    abilities: list[RecognisedAbility],
+    iri_by_name: dict[str, str],
+    counts: CardCounts,
+) -> None:
+    used: Counter[str] = Counter()
+
+    def allocate(slug: str) -> str:
+        used[slug] += 1
+        n = used[slug]
+        return mint("ability", card_name, slug) if n == 1 else mint("ability", card_name, slug, str(n))
+
+    for ability in abilities:
+        if ability.granted_to is not None:
+            # The card has a static ability that gives the keyword to other objects; the keyword
+            # ability it grants is a node of its own, which the card does not have.
+            static = allocate(f"grant-{ability.mechanic}")
+            granted = allocate(ability.mechanic)
+            add(card, V.hasAbility, f"<{static}>")
+            add(static, RDF_TYPE, _STATIC_ABILITY)
+            add(static, RDFS_LABEL, literal(f"{card_name}'s {ability.keyword.lower()} grant"))
+            add(static, V.abilityText, literal(ability.text))
+            add(static, V.grants, f"<{granted}>")
+            add(static, V.grantedTo, literal(ability.granted_to))
+            _write_keyword(add, granted, ability)
+            counts.granted[ability.mechanic] += 1
+            continue
+        node = allocate(ability.mechanic)
+        add(card, V.hasAbility, f"<{node}>")
+        _write_keyword(add, node, ability)
+        add(node, V.abilityText, literal(ability.text))
+        if ability.partner_with_name is not None:
+            target = iri_by_name.get(ability.partner_with_name)
+            if target is None:
+                counts.unresolved_partners.append(f"{card_name} -> {ability.partner_with_name}")
+            else:
+                add(node, V.partnerWith, f"<{target}>")
+        counts.abilities[ability.mechanic] += 1
+
+
+def _write_keyword(add: Callable[[str, str, str], None], node: str, ability: RecognisedAbility) -> None:
+    add(node, RDF_TYPE, _KEYWORD_ABILITY)
+    add(node, RDFS_LABEL, literal(ability.label))
+    add(node, V.instantiates, f"<{mint('mechanic', ability.mechanic)}>")
+    if ability.cost is not None:
+        add(node, V.abilityCost, literal(ability.cost))
+    if ability.partner_text is not None:
+        add(node, V.partnerText, literal(ability.partner_text))
+    if ability.partner_with_name is not None:
+        add(node, V.partnerWithName, literal(ability.partner_with_name))
+
+
+def write_rulings(
+    rulings: Iterable[RulingRecord],
+    card_iris: dict[str, str],
+    writer: QuadWriter,
+    progress: Progress | None = None,
+) -> tuple[int, int]:
+    """Write each distinct ruling once (MTGJSON repeats a card's rulings on every face); returns how
+    many were written and how many were left out because their card has no IRI."""
+    rulings = list(rulings)
+    ticker = Ticker(progress, "writing rulings", len(rulings))
+    add = writer.add
+    seen: set[str] = set()
+    without_card = 0
+    for number, ruling in enumerate(rulings, 1):
+        card = card_iris.get(ruling.card_name)
+        if card is None:
+            without_card += 1
+            continue
+        node = ruling_iri(ruling.card_name, ruling.date, ruling.text)
+        if node in seen:
+            continue
+        seen.add(node)
+        add(node, RDF_TYPE, _RULING)
+        add(node, RDFS_LABEL, literal(f"Ruling on {ruling.card_name} ({ruling.date})"))
+        add(node, V.aboutCard, f"<{card}>")
+        add(node, V.rulingDate, f'"{ruling.date}"{_DATE}')
+        add(node, V.rulingSource, _term(ruling.source))
+        add(node, V.text, literal(ruling.text))
+        if number % 5000 == 0:
+            ticker.update(number)
+    ticker.update(len(rulings))
+    return len(seen), without_card
+
+
+def write_dataset(writer: QuadWriter, dataset: str, label: str, source_file: str, records: int) -> None:
+    """Describe the import itself: which file, when, how many records."""
+    writer.add(dataset, RDF_TYPE, _DATASET)
+    writer.add(dataset, RDFS_LABEL, literal(label))
+    writer.add(dataset, V.fromSource, literal(source_file))
+    writer.add(
+        dataset, V.importedAt, literal(datetime.now(UTC).isoformat(timespec="seconds"), XSD + "dateTime")
+    )
+    writer.add(dataset, V.recordCount, literal(records))

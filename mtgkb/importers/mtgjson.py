@@ -1,0 +1,152 @@
+"""Import an MTGJSON AtomicCards file (plain or .gz) into the ``graph/mtgjson`` named graph.
+
+AtomicCards maps each card name to a list of face records. Every record is read and checked before
+the output file is opened, so a wrong or damaged file leaves the imports and the store as they were.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mtgkb.errors import ImportFileError
+from mtgkb.importers import fields
+from mtgkb.importers.card_import import GraphFile, finish_import
+from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
+from mtgkb.importers.json_input import describe_json, read_json
+
+Progress = Callable[[str], None]
+
+EXPECTED = "an MTGJSON AtomicCards file (JSON, plain or .gz)"
+HINT = (
+    "download AtomicCards.json.gz from https://mtgjson.com/downloads/all-files/ ; "
+    "Scryfall card files are imported with 'mtgkb import scryfall FILE'"
+)
+_OTHER_IMPORTER = {
+    "a Scryfall card file": "it is a Scryfall card file: import it with 'mtgkb import scryfall FILE'",
+    "a Scryfall rulings file": (
+        "it is a Scryfall rulings file: pass it to 'mtgkb import scryfall CARDS --rulings FILE'"
+    ),
+}
+
+
+def import_mtgjson(path: Path, progress: Progress | None = None) -> CardImportSummary:
+    """Import every card, face, recognised ability and ruling of an AtomicCards file, then rebuild
+    the store. Raises :class:`ImportFileError` (before writing anything) for a file of another kind."""
+    started = time.perf_counter()
+    path = Path(path)
+    if progress:
+        progress(f"reading {path}")
+    document = read_json(path, EXPECTED, HINT)
+    cards, rulings = read_atomic_cards(document, path, progress)
+    del document
+    part = GraphFile("mtgjson.nq", "mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)
+    return finish_import("mtgjson", [path], [part], started, progress)
+
+
+def read_atomic_cards(
+    document: Any, path: Path, progress: Progress | None = None
+) -> tuple[list[CardRecord], list[RulingRecord]]:
+    """Card and ruling records from a parsed AtomicCards document; checks every record."""
+    kind = describe_json(document)
+    if kind != "an MTGJSON AtomicCards file":
+        hint = _OTHER_IMPORTER.get(kind or "", HINT)
+        raise ImportFileError(f"{path} is {kind or 'JSON of another kind'}, not {EXPECTED}", hint)
+    data: dict[str, Any] = document["data"]
+    if progress:
+        progress(f"checking {len(data):,} cards")
+    cards: list[CardRecord] = []
+    rulings: list[RulingRecord] = []
+    for name, faces in data.items():
+        try:
+            cards.append(_card(name, faces, rulings))
+        except fields.BadRecord as error:
+            raise ImportFileError(
+                f"{path}: the record of {name!r} is not an MTGJSON card: {error}; expected {EXPECTED}", HINT
+            ) from None
+    if not cards:
+        raise ImportFileError(f"{path} holds no cards; expected {EXPECTED}", HINT)
+    return cards, rulings
+
+
+_FACE_TEXTS = ("manaCost", "text", "power", "toughness", "loyalty", "defense", "layout", "faceName", "side")
+_FACE_LISTS = ("supertypes", "types", "subtypes", "colors", "colorIdentity")
+
+
+def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
+    if faces.__class__ is not list or not faces:
+        raise fields.BadRecord("it should be a non-empty list of face records")
+    for face in faces:
+        fields.check(face, "a face", ("name", "type"), _FACE_TEXTS, _FACE_LISTS)
+    if len(faces) > 1 and all(face.get("side") for face in faces):
+        faces = sorted(faces, key=lambda face: face["side"])
+    first = faces[0]
+    legalities = first.get("legalities")
+    commander = None
+    if legalities is not None:
+        fields.check(legalities, "'legalities'", (), ("commander",), ())
+        # MTGJSON leaves out the formats a card is not legal in.
+        commander = fields.legality(legalities.get("commander")) or "not_legal"
+    identifiers = fields.check(first.get("identifiers") or {}, "'identifiers'", (), ("scryfallOracleId",), ())
+    mana_value = fields.number(first, "manaValue")
+    for face in faces:
+        for ruling in face.get("rulings") or ():
+            fields.check(ruling, "a ruling", ("text",), (), ())
+            rulings.append(RulingRecord(name, fields.date(ruling, "date"), ruling["text"], "wotc"))
+    if len(faces) == 1 and "faceName" not in first:
+        return CardRecord(
+            name=name,
+            oracle_id=identifiers.get("scryfallOracleId"),
+            layout=first.get("layout"),
+            mana_cost=first.get("manaCost"),
+            mana_value=mana_value,
+            type_line=first["type"],
+            supertypes=first.get("supertypes") or [],
+            types=first.get("types") or [],
+            subtypes=first.get("subtypes") or [],
+            oracle_text=first.get("text"),
+            power=first.get("power"),
+            toughness=first.get("toughness"),
+            loyalty=first.get("loyalty"),
+            defense=first.get("defense"),
+            color_identity=first.get("colorIdentity"),
+            colors=first.get("colors"),
+            commander_legality=commander,
+        )
+    face_records = [_face(face) for face in faces]
+    return CardRecord(
+        name=name,
+        oracle_id=identifiers.get("scryfallOracleId"),
+        layout=first.get("layout"),
+        mana_cost=fields.card_mana_cost(first.get("layout"), [face.mana_cost for face in face_records]),
+        mana_value=mana_value,
+        type_line=" // ".join(face.type_line or "" for face in face_records),
+        supertypes=fields.union([face.get("supertypes") for face in faces]),
+        types=fields.union([face.get("types") for face in faces]),
+        subtypes=fields.union([face.get("subtypes") for face in faces]),
+        oracle_text="\n//\n".join(face.oracle_text for face in face_records if face.oracle_text) or None,
+        power=first.get("power"),
+        toughness=first.get("toughness"),
+        loyalty=first.get("loyalty"),
+        defense=first.get("defense"),
+        color_identity=first.get("colorIdentity"),
+        colors=fields.union([face.get("colors") for face in faces]),
+        commander_legality=commander,
+        faces=face_records,
+    )
+
+
+def _face(face: dict[str, Any]) -> FaceRecord:
+    return FaceRecord(
+        name=face.get("faceName") or face["name"],
+        mana_cost=face.get("manaCost"),
+        type_line=face["type"],
+        oracle_text=face.get("text"),
+        power=face.get("power"),
+        toughness=face.get("toughness"),
+        loyalty=face.get("loyalty"),
+        defense=face.get("defense"),
+        colors=face.get("colors"),
+    )

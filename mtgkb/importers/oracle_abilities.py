@@ -1,0 +1,309 @@
+"""Our own reading of Oracle text and type lines: which of the mechanics we model a card has.
+
+Card dumps carry keyword arrays, but they cannot be trusted for these mechanics: every "partner with"
+card also lists "Partner", the older "Friends forever" cards list nothing, and a card that *grants*
+ninjutsu lists "Ninjutsu" although it has none itself. So we read the text, one line at a time:
+keyword abilities sit on their own line (or in a comma-separated keyword line), followed by optional
+reminder text in parentheses.
+
+Pure functions over strings, no I/O: the importers call :func:`recognise` once per card face.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mtgkb.iris import slugify
+
+#: The "partner—[text]" abilities the Comprehensive Rules list (702.124i); each has its own mechanic
+#: node. Any other text still pairs by its text, under the abstract ``partner-text`` mechanic.
+KNOWN_PARTNER_TEXTS = {
+    slugify(text): text for text in ("Character select", "Father & son", "Friends forever", "Survivors")
+}
+
+#: Keyword as printed (lower case) -> mechanic slug, for the keywords followed by a cost.
+_COST_KEYWORDS = {
+    "commander ninjutsu": "commander-ninjutsu",
+    "ninjutsu": "ninjutsu",
+    "sneak": "sneak",
+    "web-slinging": "web-slinging",
+}
+_KEYWORD_LABELS = {
+    "commander-ninjutsu": "Commander ninjutsu",
+    "ninjutsu": "Ninjutsu",
+    "sneak": "Sneak",
+    "web-slinging": "Web-slinging",
+    "split-second": "Split second",
+    "partner": "Partner",
+    "partner-with": "Partner with",
+    "choose-a-background": "Choose a Background",
+    "doctors-companion": "Doctor's companion",
+}
+
+SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Host", "Elite", "Token"})
+
+# Cheap first test: most cards mention none of our mechanics and skip the per-line work. Substring
+# tests on the lower-cased text are several times faster than one case-insensitive regex.
+_MENTIONS = (
+    "ninjutsu",
+    "partner",
+    "sneak",
+    "web-slinging",
+    "split second",
+    "background",
+    "companion",
+    "friends",
+)
+
+
+def _mentions(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _MENTIONS)
+
+
+_DASH = r"(?:\s*[—–]\s*|\s+-\s+)"
+_MANA = r"(?:\{[^{}]+\})+"
+_KEYWORD_NAMES = "|".join(re.escape(k) for k in _COST_KEYWORDS)
+# "Ninjutsu {1}{U}" or, for a cost that is not only mana, "Ninjutsu—{B}, Discard a card."
+_COST_KEYWORD = re.compile(
+    rf"^(?P<keyword>{_KEYWORD_NAMES})(?:{_DASH}(?P<text>.+?)|\s+(?P<mana>{_MANA}))\.?$", re.IGNORECASE
+)
+_PARTNER_WITH = re.compile(r"^partner with\s+(?P<name>.+?)\.?$", re.IGNORECASE)
+_PARTNER_TEXT = re.compile(rf"^partner{_DASH}(?P<text>.+?)\.?$", re.IGNORECASE)
+# "Each creature card in your hand has ninjutsu {2}{U}{B}." (Satoru Umezawa)
+_GRANT = re.compile(
+    rf"^(?P<who>[^.]+?)\s+(?:has|have)\s+(?P<keyword>{_KEYWORD_NAMES})"
+    rf"(?:\s+(?P<mana>{_MANA})|{_DASH}(?P<text>[^.]+))\.?$",
+    re.IGNORECASE,
+)
+_SIMPLE = {
+    "partner": "partner",
+    "split second": "split-second",
+    "choose a background": "choose-a-background",
+    "doctor's companion": "doctors-companion",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RecognisedAbility:
+    """One ability read from a line of Oracle text.
+
+    ``mechanic`` is a mechanic slug (``mechanic/<slug>``). For an ability that *grants* a keyword to
+    other objects (Satoru Umezawa), ``granted_to`` names them and ``mechanic``/``cost`` describe the
+    granted ability; the card itself does not have it.
+    """
+
+    mechanic: str
+    cost: str | None = None
+    partner_text: str | None = None
+    partner_with_name: str | None = None
+    granted_to: str | None = None
+    text: str = ""
+
+    @property
+    def key(self) -> tuple[str, str | None, str | None, str | None, str | None]:
+        """Two printings of one ability (both faces of a reversible card) have the same key."""
+        return (self.mechanic, self.cost, self.partner_text, self.partner_with_name, self.granted_to)
+
+    @property
+    def keyword(self) -> str:
+        """The keyword as printed at the start of a line: "Ninjutsu", "Partner with"."""
+        if self.partner_text is not None:
+            return f"Partner—{self.partner_text}"
+        return _KEYWORD_LABELS.get(self.mechanic, self.mechanic)
+
+    @property
+    def label(self) -> str:
+        """How the ability reads in short: "Ninjutsu {1}{U}", "Partner—Survivors"."""
+        keyword = self.keyword
+        if self.partner_text is not None:
+            return keyword
+        if self.partner_with_name is not None:
+            return f"{keyword} {self.partner_with_name}"
+        if self.cost is None:
+            return keyword
+        return f"{keyword} {self.cost}" if re.fullmatch(_MANA, self.cost) else f"{keyword}—{self.cost}"
+
+
+@dataclass(frozen=True, slots=True)
+class TypeLine:
+    supertypes: tuple[str, ...]
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """Everything we read from one card: its abilities and the partner roles its type line gives it."""
+
+    abilities: tuple[RecognisedAbility, ...]
+    is_background: bool
+    is_time_lord_doctor: bool
+
+
+def parse_type_line(type_line: str) -> TypeLine:
+    """Split one face's type line into supertypes, card types and subtypes.
+
+    Subtypes are space-separated words except "Time Lord" (the one two-word creature type) and a
+    Plane's subtype, which is the whole planar name ("Plane — New Phyrexia").
+    """
+    left, dash, right = type_line.partition("—")
+    if not dash:
+        left, dash, right = type_line.partition(" - ")
+    words = left.split()
+    supertypes = tuple(w for w in words if w in SUPERTYPES)
+    types = tuple(w for w in words if w not in SUPERTYPES)
+    right = right.strip()
+    if not right:
+        return TypeLine(supertypes, types, ())
+    if "Plane" in types:
+        return TypeLine(supertypes, types, (right,))
+    subtypes: list[str] = []
+    tokens = right.split()
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "Time" and i + 1 < len(tokens) and tokens[i + 1] == "Lord":
+            subtypes.append("Time Lord")
+            i += 2
+        else:
+            subtypes.append(tokens[i])
+            i += 1
+    return TypeLine(supertypes, types, tuple(subtypes))
+
+
+def face_type_lines(type_line: str) -> list[str]:
+    """ "Land // Legendary Creature — Demon" -> one type line per face."""
+    return [part.strip() for part in type_line.split(" // ")]
+
+
+def is_background(type_line: str) -> bool:
+    """A legendary Background enchantment (702.124k): what "choose a Background" pairs with."""
+    return any(_is_background(parse_type_line(face)) for face in face_type_lines(type_line))
+
+
+def _is_background(parsed: TypeLine) -> bool:
+    return (
+        "Legendary" in parsed.supertypes and "Enchantment" in parsed.types and "Background" in parsed.subtypes
+    )
+
+
+def is_time_lord_doctor(type_line: str) -> bool:
+    """A legendary Time Lord Doctor creature with no other creature types (702.124m)."""
+    return any(_is_time_lord_doctor(parse_type_line(face)) for face in face_type_lines(type_line))
+
+
+def _is_time_lord_doctor(parsed: TypeLine) -> bool:
+    return (
+        "Legendary" in parsed.supertypes
+        and "Creature" in parsed.types
+        and set(parsed.subtypes) == {"Time Lord", "Doctor"}
+    )
+
+
+def recognise(oracle_text: str | None, type_line: str | None, name: str | None = None) -> Recognition:
+    """The abilities in ``oracle_text`` and the roles ``type_line`` gives a card named ``name``."""
+    type_line = type_line or ""
+    return Recognition(
+        abilities=tuple(recognise_abilities(oracle_text, name)),
+        is_background=is_background(type_line),
+        is_time_lord_doctor=is_time_lord_doctor(type_line),
+    )
+
+
+def recognise_abilities(oracle_text: str | None, name: str | None = None) -> list[RecognisedAbility]:
+    """Every ability we model in ``oracle_text``, in printed order, without repeats."""
+    if not oracle_text or not _mentions(oracle_text):
+        return []
+    found: list[RecognisedAbility] = []
+    seen: set[tuple] = set()
+    for raw_line in oracle_text.splitlines():
+        line = raw_line.strip()
+        if not line or not _mentions(line):
+            continue
+        for ability in _read_line(line, name):
+            if ability.key not in seen:
+                seen.add(ability.key)
+                found.append(ability)
+    return found
+
+
+def split_reminder(line: str) -> tuple[str, str | None]:
+    """("Ninjutsu {1}{U}", "…reminder…") from "Ninjutsu {1}{U} (…reminder…)"; nested parentheses
+    in the reminder are kept whole."""
+    line = line.strip()
+    if not line.endswith(")"):
+        return line, None
+    depth = 0
+    for index in range(len(line) - 1, -1, -1):
+        char = line[index]
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            depth -= 1
+            if depth == 0:
+                return line[:index].rstrip(), line[index + 1 : -1]
+    return line, None
+
+
+def _read_line(line: str, name: str | None) -> list[RecognisedAbility]:
+    body, _reminder = split_reminder(line)
+    body = " ".join(body.replace("\u2019", "'").split())
+    if not body:
+        return []
+    whole = _read_body(body, line, name)
+    if whole is not None:
+        return [whole]
+    # A keyword line such as "Flying, ninjutsu {1}{U}": every comma-separated part must be a
+    # keyword for this to be a keyword line, so sentences with commas are left alone.
+    if ", " in body and "." not in body:
+        parts = [_read_keyword(part.strip(), line) for part in body.split(", ")]
+        return [ability for ability in parts if ability is not None]
+    return []
+
+
+def _read_body(body: str, line: str, name: str | None) -> RecognisedAbility | None:
+    lowered = body.lower()
+    if lowered in _SIMPLE:
+        return RecognisedAbility(_SIMPLE[lowered], text=line)
+    if lowered == "friends forever":
+        # The older wording of partner—Friends forever (same ability, reworded in 2026).
+        return RecognisedAbility("partner-friends-forever", partner_text="Friends forever", text=line)
+    match = _PARTNER_WITH.match(body)
+    if match:
+        partner = match.group("name").strip()
+        if partner.lower() == "itself":
+            partner = name or partner
+        return RecognisedAbility("partner-with", partner_with_name=partner, text=line)
+    match = _PARTNER_TEXT.match(body)
+    if match:
+        text = match.group("text").strip()
+        known = KNOWN_PARTNER_TEXTS.get(slugify(text))
+        if known is not None:
+            return RecognisedAbility(f"partner-{slugify(known)}", partner_text=known, text=line)
+        return RecognisedAbility("partner-text", partner_text=text, text=line)
+    ability = _read_keyword(body, line)
+    if ability is not None:
+        return ability
+    match = _GRANT.match(body)
+    if match:
+        cost = match.group("mana") or match.group("text")
+        who = match.group("who").strip()
+        return RecognisedAbility(
+            _COST_KEYWORDS[match.group("keyword").lower()],
+            cost=cost.strip(),
+            granted_to=who[:1].lower() + who[1:],
+            text=line,
+        )
+    return None
+
+
+def _read_keyword(part: str, line: str) -> RecognisedAbility | None:
+    """A cost keyword ("Ninjutsu {1}{U}") or "split second" on its own."""
+    if part.lower() == "split second":
+        return RecognisedAbility("split-second", text=line)
+    match = _COST_KEYWORD.match(part)
+    if not match:
+        return None
+    cost = match.group("text") or match.group("mana")
+    return RecognisedAbility(_COST_KEYWORDS[match.group("keyword").lower()], cost=cost.strip(), text=line)

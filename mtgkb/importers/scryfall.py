@@ -1,0 +1,241 @@
+"""Import Scryfall card data: bulk card objects (oracle-cards and similar, with ``card_faces``,
+``oracle_id`` and ``legalities``), plain card lists that carry only some of those fields, and
+Scryfall rulings files (``oracle_id``, ``source``, ``published_at``, ``comment``).
+
+Cards go to ``graph/scryfall-cards`` (imports/scryfall-cards.nq), rulings to
+``graph/scryfall-rulings`` (imports/scryfall-rulings.nq). A ruling names its card by Oracle id, so
+rulings are matched to the cards of the card file imported with them. Both files are read and checked
+before either output is written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mtgkb.errors import ImportFileError
+from mtgkb.importers import fields
+from mtgkb.importers.card_import import GraphFile, finish_import
+from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
+from mtgkb.importers.json_input import describe_json, read_json
+from mtgkb.importers.oracle_abilities import face_type_lines, parse_type_line
+
+Progress = Callable[[str], None]
+
+EXPECTED_CARDS = "a Scryfall card file (a JSON list of card objects, e.g. the oracle-cards bulk file)"
+EXPECTED_RULINGS = "a Scryfall rulings file (a JSON list of ruling objects, the rulings bulk file)"
+HINT = (
+    "download the oracle-cards and rulings files listed at https://api.scryfall.com/bulk-data "
+    "(or run 'mtgkb fetch cards'); MTGJSON files are imported with 'mtgkb import mtgjson FILE'"
+)
+# Objects in Scryfall's dumps that are not cards a deck can hold.
+SKIPPED_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_series"})
+
+
+def import_scryfall(
+    path: Path, rulings_path: Path | None = None, progress: Progress | None = None
+) -> CardImportSummary:
+    """Import a Scryfall card file (and optionally a rulings file), then rebuild the store. Raises
+    :class:`ImportFileError` (before writing anything) for a file of another kind."""
+    started = time.perf_counter()
+    path = Path(path)
+    if progress:
+        progress(f"reading {path}")
+    cards, skipped = read_cards(read_json(path, EXPECTED_CARDS, HINT), path, progress)
+    parts = [GraphFile("scryfall-cards.nq", "scryfall-cards", "Scryfall card import", path, cards=cards)]
+    files = [path]
+    without_card = 0
+    if rulings_path is not None:
+        rulings_path = Path(rulings_path)
+        if progress:
+            progress(f"reading {rulings_path}")
+        raw = read_rulings(read_json(rulings_path, EXPECTED_RULINGS, HINT), rulings_path)
+        rulings, without_card = match_rulings(raw, cards)
+        parts.append(
+            GraphFile(
+                "scryfall-rulings.nq",
+                "scryfall-rulings",
+                "Scryfall rulings import",
+                rulings_path,
+                rulings=rulings,
+            )
+        )
+        files.append(rulings_path)
+    return finish_import("scryfall", files, parts, started, progress, skipped, without_card)
+
+
+def _objects(document: Any, path: Path, expected: str, wanted: str) -> list[Any]:
+    kind = describe_json(document)
+    if isinstance(document, dict) and document.get("object") == "list":
+        document = document.get("data")
+    if kind != wanted or not isinstance(document, list):
+        hint = HINT
+        if kind == "a Scryfall rulings file":
+            hint = "pass a rulings file with --rulings: 'mtgkb import scryfall CARDS --rulings FILE'"
+        elif kind == "a Scryfall card file":
+            hint = "pass the card file first: 'mtgkb import scryfall CARDS --rulings FILE'"
+        elif kind and kind.startswith("an MTGJSON"):
+            hint = "MTGJSON AtomicCards files are imported with 'mtgkb import mtgjson FILE'"
+        raise ImportFileError(f"{path} is {kind or 'JSON of another kind'}, not {expected}", hint)
+    return document
+
+
+def read_cards(document: Any, path: Path, progress: Progress | None = None) -> tuple[list[CardRecord], int]:
+    """Card records from a parsed Scryfall card file, each name once, and how many objects were
+    skipped (tokens, emblems, art cards, repeated names)."""
+    objects = _objects(document, path, EXPECTED_CARDS, "a Scryfall card file")
+    if progress:
+        progress(f"checking {len(objects):,} card objects")
+    cards: list[CardRecord] = []
+    seen: set[str] = set()
+    skipped = 0
+    for number, obj in enumerate(objects, 1):
+        try:
+            obj = fields.record(obj, "a card")
+            if fields.text(obj, "layout") in SKIPPED_LAYOUTS:
+                skipped += 1
+                continue
+            card = _card(obj)
+        except fields.BadRecord as error:
+            label = obj.get("name") if isinstance(obj, dict) else None
+            which = repr(label) if isinstance(label, str) else f"number {number}"
+            raise ImportFileError(
+                f"{path}: card object {which} is not a Scryfall card: {error}; expected {EXPECTED_CARDS}",
+                HINT,
+            ) from None
+        if card.name in seen:
+            skipped += 1
+            continue
+        seen.add(card.name)
+        cards.append(card)
+    if not cards:
+        raise ImportFileError(f"{path} holds no cards; expected {EXPECTED_CARDS}", HINT)
+    return cards, skipped
+
+
+def _card(obj: dict[str, Any]) -> CardRecord:
+    name = fields.text(obj, "name", required=True)
+    raw_faces = obj.get("card_faces")
+    if raw_faces is not None and not (isinstance(raw_faces, list) and raw_faces):
+        raise fields.BadRecord("'card_faces' should be a non-empty list")
+    faces = [_face(fields.record(face, "a card face")) for face in raw_faces or ()]
+    type_line = fields.text(obj, "type_line") or " // ".join(face.type_line or "" for face in faces)
+    if not type_line:
+        raise fields.BadRecord("it has no 'type_line'")
+    mana_cost = fields.text(obj, "mana_cost") or fields.card_mana_cost(
+        fields.text(obj, "layout"), [face.mana_cost for face in faces]
+    )
+    if not faces and " // " in name:
+        faces = _faces_from_names(name, type_line, mana_cost)
+    oracle_text = fields.text(obj, "oracle_text") or (
+        "\n//\n".join(face.oracle_text for face in faces if face.oracle_text) or None
+    )
+    front = faces[0] if faces else None
+    oracle_id = fields.text(obj, "oracle_id")
+    if oracle_id is None and raw_faces:
+        oracle_id = fields.text(raw_faces[0], "oracle_id")
+    legalities = obj.get("legalities")
+    if legalities is not None and not isinstance(legalities, dict):
+        raise fields.BadRecord("'legalities' should be a JSON object")
+    parsed = [parse_type_line(face) for face in face_type_lines(type_line)]
+    return CardRecord(
+        name=name,
+        oracle_id=oracle_id,
+        layout=fields.text(obj, "layout"),
+        mana_cost=mana_cost,
+        mana_value=fields.number(obj, "cmc"),
+        type_line=type_line,
+        supertypes=fields.union([list(p.supertypes) for p in parsed]),
+        types=fields.union([list(p.types) for p in parsed]),
+        subtypes=fields.union([list(p.subtypes) for p in parsed]),
+        oracle_text=oracle_text,
+        power=fields.text(obj, "power") or (front.power if front else None),
+        toughness=fields.text(obj, "toughness") or (front.toughness if front else None),
+        loyalty=fields.text(obj, "loyalty") or (front.loyalty if front else None),
+        defense=fields.text(obj, "defense") or (front.defense if front else None),
+        color_identity=fields.texts(obj, "color_identity"),
+        colors=fields.texts(obj, "colors") or fields.union([face.colors for face in faces]) or None,
+        commander_legality=fields.legality(fields.text(legalities, "commander")) if legalities else None,
+        faces=faces,
+    )
+
+
+def _face(face: dict[str, Any]) -> FaceRecord:
+    return FaceRecord(
+        name=fields.text(face, "name", required=True),
+        mana_cost=fields.text(face, "mana_cost") or None,
+        type_line=fields.text(face, "type_line"),
+        oracle_text=fields.text(face, "oracle_text") or None,
+        power=fields.text(face, "power"),
+        toughness=fields.text(face, "toughness"),
+        loyalty=fields.text(face, "loyalty"),
+        defense=fields.text(face, "defense"),
+        colors=fields.texts(face, "colors"),
+    )
+
+
+def _faces_from_names(name: str, type_line: str, mana_cost: str | None) -> list[FaceRecord]:
+    """Card lists without ``card_faces`` still say "A // B" in the name, type line and (for split
+    and adventure cards) the mana cost; when a part is not split per face it belongs to the front."""
+    names = name.split(" // ")
+    types = type_line.split(" // ")
+    costs = mana_cost.split(" // ") if mana_cost else []
+    faces = []
+    for index, face_name in enumerate(names):
+        faces.append(
+            FaceRecord(
+                name=face_name,
+                type_line=types[index] if len(types) == len(names) else None,
+                mana_cost=(
+                    costs[index] if len(costs) == len(names) else (costs[0] if costs and index == 0 else None)
+                )
+                or None,
+            )
+        )
+    return faces
+
+
+def read_rulings(document: Any, path: Path) -> list[tuple[str, str, str, str]]:
+    """(oracle id, date, text, source) of every ruling in a parsed Scryfall rulings file."""
+    objects = _objects(document, path, EXPECTED_RULINGS, "a Scryfall rulings file")
+    rulings = []
+    for number, obj in enumerate(objects, 1):
+        try:
+            obj = fields.record(obj, "a ruling")
+            rulings.append(
+                (
+                    fields.text(obj, "oracle_id", required=True),
+                    fields.date(obj, "published_at"),
+                    fields.text(obj, "comment", required=True),
+                    fields.text(obj, "source") or "scryfall",
+                )
+            )
+        except fields.BadRecord as error:
+            raise ImportFileError(
+                f"{path}: ruling number {number} is not a Scryfall ruling: {error}; "
+                f"expected {EXPECTED_RULINGS}",
+                HINT,
+            ) from None
+    return rulings
+
+
+def match_rulings(
+    rulings: list[tuple[str, str, str, str]], cards: list[CardRecord]
+) -> tuple[list[RulingRecord], int]:
+    """Rulings whose Oracle id is a card of ``cards``, and how many name no such card. A reversible
+    reprint shares its Oracle id with the ordinary card; the ruling goes to the ordinary one."""
+    by_oracle_id: dict[str, str] = {}
+    for card in sorted(cards, key=lambda card: card.layout == "reversible_card"):
+        if card.oracle_id:
+            by_oracle_id.setdefault(card.oracle_id, card.name)
+    matched = []
+    without_card = 0
+    for oracle_id, date, text, source in rulings:
+        name = by_oracle_id.get(oracle_id)
+        if name is None:
+            without_card += 1
+        else:
+            matched.append(RulingRecord(name, date, text, source))
+    return matched, without_card

@@ -1,0 +1,187 @@
+"""Our Oracle-text reader against the 274 hand-categorised cards of the subset snapshot, and against
+the wordings that trip up keyword arrays and naive parsers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from card_pool import expected_slugs, load_subset
+
+from mtgkb.importers.oracle_abilities import (
+    is_background,
+    is_time_lord_doctor,
+    parse_type_line,
+    recognise,
+    recognise_abilities,
+    split_reminder,
+)
+
+
+def _found(record: dict, text_field: str) -> tuple[set[str], set[str], set[str]]:
+    recognition = recognise(record[text_field], record["type_line"], record["name"])
+    own = {a.mechanic for a in recognition.abilities if a.granted_to is None}
+    granted = {a.mechanic for a in recognition.abilities if a.granted_to is not None}
+    roles = {"background"} if recognition.is_background else set()
+    return own, granted, roles
+
+
+def _mismatches(records: list[dict], text_field: str, categories_field: str) -> list[str]:
+    problems = []
+    for record in records:
+        if text_field not in record:
+            continue
+        expected = expected_slugs(record, categories_field)
+        found = _found(record, text_field)
+        if found != expected:
+            problems.append(f"{record['name']}: expected {expected}, found {found}")
+    return problems
+
+
+def test_every_subset_card_has_exactly_the_abilities_its_categories_name(shared_data: Path) -> None:
+    records = load_subset(shared_data)
+    assert len(records) == 274
+    assert _mismatches(records, "oracle_text", "categories") == []
+
+
+def test_the_2026_oracle_wording_reads_the_same_way(shared_data: Path) -> None:
+    records = [r for r in load_subset(shared_data) if "oracle_text_scryfall_2026_04" in r]
+    assert records, "the subset carries no 2026 wording"
+    assert _mismatches(records, "oracle_text_scryfall_2026_04", "categories_scryfall_2026_04") == []
+
+
+def test_keyword_arrays_would_have_been_wrong(shared_data: Path) -> None:
+    """The point of reading the text: "partner with" cards list "Partner", friends-forever cards list
+    nothing, and the ninjutsu grant is listed as the card's own ninjutsu."""
+    records = {r["name"]: r for r in load_subset(shared_data)}
+    partner_with = [
+        r
+        for r in records.values()
+        if "partner_with" in r["categories"] and "Partner" in (r["keywords"] or ())
+    ]
+    assert partner_with
+    for record in partner_with:
+        mechanics = {a.mechanic for a in recognise_abilities(record["oracle_text"], record["name"])}
+        assert "partner" not in mechanics, record["name"]
+    satoru = recognise_abilities(records["Satoru Umezawa"]["oracle_text"], "Satoru Umezawa")
+    assert [(a.mechanic, a.cost, a.granted_to) for a in satoru] == [
+        ("ninjutsu", "{2}{U}{B}", "each creature card in your hand")
+    ]
+
+
+def test_costs_are_read_from_the_text_of_each_card(shared_data: Path) -> None:
+    checked = 0
+    for record in load_subset(shared_data):
+        for ability in recognise_abilities(record["oracle_text"], record["name"]):
+            if ability.mechanic in {"ninjutsu", "commander-ninjutsu"} and ability.granted_to is None:
+                assert ability.text.startswith(ability.label), record["name"]
+                # The reminder text repeats the cost: "Ninjutsu {1}{U} ({1}{U}, Return ...".
+                if "(" in ability.text:
+                    assert f"({ability.cost}, Return" in ability.text, record["name"]
+                checked += 1
+    assert checked >= 30
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Ninjutsu {1}{U} ({1}{U}, Return an unblocked attacker you control to hand: ...)",
+            ("ninjutsu", "{1}{U}"),
+        ),
+        ("Commander ninjutsu {U}{B}", ("commander-ninjutsu", "{U}{B}")),
+        ("Ninjutsu—{B}, Pay 2 life.", ("ninjutsu", "{B}, Pay 2 life")),
+        ("Sneak {2}{B}{B} (You may cast this spell for {2}{B}{B} if ...)", ("sneak", "{2}{B}{B}")),
+        ("Web-slinging {W}", ("web-slinging", "{W}")),
+        ("Flash, split second", ("split-second", None)),
+        ("Split second (As long as this spell is on the stack, ...)", ("split-second", None)),
+    ],
+)
+def test_keywords_with_costs(text: str, expected: tuple[str, str | None]) -> None:
+    assert [(a.mechanic, a.cost) for a in recognise_abilities(text)] == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fixed commander ninjutsu {3}{B}{G} (It's commander ninjutsu, except ...)",
+        "Fixed commander ninjutsu — {B}{B}, Discard a card (It's like commander ninjutsu ...)",
+        "Whenever you activate a ninjutsu ability, look at the top three cards of your library.",
+        "Ninjutsu abilities you activate cost {1} less to activate.",
+        "If this spell was kicked, it has split second.",
+        "Sneak Attack — Whenever this creature attacks, roll a d20.",
+        "Flying, split second level up {1}{W}",
+        "Legendary partner (You can have two commanders if this is one of them.)",
+        "If Enolc is one of two partner commanders, it's a copy of your other commander.",
+        "Whenever you cast a Doctor spell or creature spell with doctor's companion, draw a card.",
+    ],
+)
+def test_mentions_are_not_abilities(text: str) -> None:
+    assert recognise_abilities(text) == []
+
+
+def test_partner_family_wordings() -> None:
+    def read(text: str, name: str | None = None) -> list[tuple]:
+        return [(a.mechanic, a.partner_text, a.partner_with_name) for a in recognise_abilities(text, name)]
+
+    assert read("Partner") == [("partner", None, None)]
+    assert read("Partner (You can have two commanders if they both have partner.)") == [
+        ("partner", None, None)
+    ]
+    assert read("Friends forever (You can have two commanders if both have friends forever.)") == [
+        ("partner-friends-forever", "Friends forever", None)
+    ]
+    assert read("Partner—Friends forever (You can have two commanders if both have this ability.)") == [
+        ("partner-friends-forever", "Friends forever", None)
+    ]
+    assert read("Partner—Father & son") == [("partner-father-and-son", "Father & son", None)]
+    # A partner—[text] the rules do not list yet still pairs by its text.
+    assert read("Partner—Some new team (reminder)") == [("partner-text", "Some new team", None)]
+    assert read(
+        "Partner with Shabraz, the Skyshark (When this creature enters, target player may put ...)"
+    ) == [("partner-with", None, "Shabraz, the Skyshark")]
+    assert read("Partner with itself (When this enters, ...)", "Mothers Yamazaki") == [
+        ("partner-with", None, "Mothers Yamazaki")
+    ]
+    assert read("Choose a Background (You can have a Background as a second commander.)") == [
+        ("choose-a-background", None, None)
+    ]
+    assert read("Doctor\u2019s companion (You can have two commanders if the other is the Doctor.)") == [
+        ("doctors-companion", None, None)
+    ]
+
+
+def test_a_card_with_two_partner_abilities_keeps_both(shared_data: Path) -> None:
+    amy = next(r for r in load_subset(shared_data) if r["name"] == "Amy Pond")
+    labels = [a.label for a in recognise_abilities(amy["oracle_text"], amy["name"])]
+    assert labels == ["Partner with Rory Williams", "Doctor's companion"]
+
+
+def test_reminder_text_is_split_off_including_nested_parentheses() -> None:
+    assert split_reminder("Partner with Knight (You may select (any) Knight.)") == (
+        "Partner with Knight",
+        "You may select (any) Knight.",
+    )
+    assert split_reminder("Flying") == ("Flying", None)
+
+
+def test_type_lines_and_partner_roles(shared_data: Path) -> None:
+    assert parse_type_line("Legendary Enchantment Creature — Background").subtypes == ("Background",)
+    assert parse_type_line("Legendary Creature — Human Time Lord Rogue").subtypes == (
+        "Human",
+        "Time Lord",
+        "Rogue",
+    )
+    assert parse_type_line("Plane — New Phyrexia").subtypes == ("New Phyrexia",)
+    assert parse_type_line("Basic Snow Land — Island").supertypes == ("Basic", "Snow")
+    assert is_background("Legendary Enchantment — Background")
+    assert not is_background("Enchantment — Background")  # not legendary
+    assert not is_background("Legendary Enchantment — Aura")
+    assert is_time_lord_doctor("Legendary Creature — Time Lord Doctor")
+    assert not is_time_lord_doctor("Legendary Creature — Time Lord")  # Susan Foreman
+    assert not is_time_lord_doctor("Legendary Creature — Human Time Lord Doctor")  # another creature type
+    assert not is_time_lord_doctor("Creature — Time Lord Doctor")  # not legendary
+    for record in load_subset(shared_data):
+        assert is_background(record["type_line"]) == ("background" in record["categories"]), record["name"]
+        if "doctors_companion" in record["categories"]:
+            assert not is_time_lord_doctor(record["type_line"]), record["name"]
