@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from mtgkb.errors import MtgkbError, NotFoundError
 from mtgkb.iris import VOCAB
+from mtgkb.progress import Progress
 from mtgkb.sparql import compact_iri, rdf_format
 from mtgkb.store import graph_label
 from mtgkb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
@@ -38,7 +39,6 @@ RDF_FORMATS = ("ttl", "nt", "jsonld", "trig")
 PROPERTY_GRAPH_FORMATS = ("graphml", "gexf", "dot", "cyjs")
 FORMATS = RDF_FORMATS + PROPERTY_GRAPH_FORMATS
 
-Progress = Callable[[str], None]
 PROGRESS_EVERY = 100_000
 MULTI_VALUE_SEPARATOR = "; "
 # networkx's generators leave the declaration out; the file is UTF-8 whatever the locale.

@@ -12,12 +12,13 @@ import contextlib
 import fcntl
 import gc
 import hashlib
+import io
 import json
 import os
 import re
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +27,11 @@ from mtgkb import __version__
 from mtgkb.errors import StoreError
 from mtgkb.iris import mint
 from mtgkb.paths import cache_dir, imports_dir, repo_root
+from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import PREFIXES, sparql_prefixes
 
 STORE_FORMAT = "1"
 _KEEP_OLD_STORES = 1
-
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _build_lock() -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _load_source(store: Any, source: Source) -> None:
+def _load_source(store: Any, source: Source, progress: Progress | None = None) -> None:
     import pyoxigraph as ox
 
     try:
@@ -117,11 +117,37 @@ def _load_source(store: Any, source: Source) -> None:
             store.load(path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(source.graph))
         else:
             # Our importers wrote these files and checked every value, so the parser may skip its checks.
-            store.bulk_load(path=str(source.path), format=ox.RdfFormat.N_QUADS, lenient=True)
+            with open(source.path, "rb") as raw:
+                reader = _CountingReader(raw, Ticker(progress, f"loading {source.path.name}", _size(source)))
+                store.bulk_load(
+                    input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
+                )
     except SyntaxError as error:
         raise StoreError(
             f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
         ) from error
+
+
+def _size(source: Source) -> int:
+    return source.path.stat().st_size
+
+
+class _CountingReader(io.RawIOBase):
+    """Reports how many bytes of an imported file the store has read: the bulk load's progress."""
+
+    def __init__(self, raw: io.BufferedReader, ticker: Ticker) -> None:
+        self._raw = raw
+        self._ticker = ticker
+        self._done = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = self._raw.readinto(buffer)
+        self._done += count
+        self._ticker.update(self._done)
+        return count
 
 
 def _graph_counts(store: Any) -> dict[str, int]:
@@ -159,10 +185,10 @@ def build(sources: list[Source] | None = None, progress: Progress | None = None)
         temporary.mkdir(parents=True)
         try:
             store = ox.Store(str(temporary / "oxigraph"))
-            for number, source in enumerate(sources, 1):
-                if progress and (source.format == "nquads" or number % 25 == 0 or number == len(sources)):
-                    progress(f"loading {number}/{len(sources)}: {source.path.name}")
-                _load_source(store, source)
+            if progress:
+                progress(f"building the knowledge base from {len(sources)} files")
+            for source in sources:
+                _load_source(store, source, progress)
             graphs = _graph_counts(store)
             names = _name_index(store)
             store.flush()

@@ -79,7 +79,7 @@ def test_a_failed_build_leaves_the_previous_store_usable(root: Path, monkeypatch
     previous = open_kb()
     add_storm_crow(root)
 
-    def interrupted(store, source):
+    def interrupted(*args):
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patch:
@@ -109,11 +109,11 @@ def test_a_build_killed_midway_is_recovered_by_the_next_run(root: Path) -> None:
         from mtgkb import store
         real = store._load_source
         calls = []
-        def load_then_die(s, source):
+        def load_then_die(s, source, progress=None):
             calls.append(source)
             if len(calls) == 2:
                 os.kill(os.getpid(), signal.SIGKILL)
-            real(s, source)
+            real(s, source, progress)
         store._load_source = load_then_die
         store.open_kb()
         """

@@ -4,6 +4,7 @@ result to :mod:`mtgkb.output`. One module per command group; each registers its 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -47,11 +48,14 @@ def _register_commands() -> None:
         importlib.import_module(f"{__name__}.{module.name}")
 
 
-def progress_reporter(quiet: bool = False):
-    """A progress callback that writes to stderr (library functions never print)."""
-    from mtgkb.output import diagnostic
+def progress_reporter(quiet: bool = False) -> Callable[[str], None] | None:
+    """The progress callback handed to library functions: bars on a terminal, a line per tenth
+    elsewhere, on stderr so stdout stays clean data."""
+    if quiet:
+        return None
+    from mtgkb.cli.progress_display import ProgressDisplay
 
-    return None if quiet else diagnostic
+    return ProgressDisplay(sys.stderr)
 
 
 def main() -> None:

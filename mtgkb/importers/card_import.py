@@ -4,7 +4,6 @@ N-Quads file atomically into the imports folder, rebuild the store, and sum up."
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,8 +12,7 @@ from mtgkb.importers.card_quads import CardCounts, assign_card_iris, write_cards
 from mtgkb.iris import mint
 from mtgkb.nquads import QuadWriter, atomic_text_file
 from mtgkb.paths import imports_dir
-
-Progress = Callable[[str], None]
+from mtgkb.progress import Progress
 
 
 @dataclass

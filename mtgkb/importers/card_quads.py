@@ -17,9 +17,8 @@ from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.oracle_abilities import RecognisedAbility, recognise_abilities
 from mtgkb.iris import card_iri, mint, ruling_iri
 from mtgkb.nquads import XSD, QuadWriter, iri, literal
+from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
-
-Progress = Callable[[str], None]
 
 _CARD = iri(V.Card)
 _FACE = iri(V.Face)
@@ -41,23 +40,6 @@ class CardCounts:
     abilities: Counter[str] = field(default_factory=Counter)
     granted: Counter[str] = field(default_factory=Counter)
     unresolved_partners: list[str] = field(default_factory=list)
-
-
-class Ticker:
-    """Reports "what: 40% (n/total)" through ``progress`` each time another tenth is done."""
-
-    def __init__(self, progress: Progress | None, what: str, total: int) -> None:
-        self._progress = progress
-        self._what = what
-        self._total = max(total, 1)
-        self._next = 1
-
-    def update(self, done: int) -> None:
-        if self._progress is None or done * 10 < self._next * self._total:
-            return
-        tenth = done * 10 // self._total
-        self._progress(f"{self._what}: {tenth * 10}% ({done:,}/{self._total:,})")
-        self._next = tenth + 1
 
 
 def card_abilities(record: CardRecord) -> list[RecognisedAbility]:

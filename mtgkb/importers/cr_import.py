@@ -8,7 +8,6 @@ nodes in data/ (``cr/702.49d``): the official text lands on the node our summari
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,9 +17,8 @@ from mtgkb.importers.cr_text import RuleRecord, RulesDocument, load_rules_file
 from mtgkb.iris import mint, rule_iri
 from mtgkb.nquads import XSD, QuadWriter, atomic_text_file, literal
 from mtgkb.paths import imports_dir
+from mtgkb.progress import Progress
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
-
-Progress = Callable[[str], None]
 
 
 @dataclass

@@ -7,7 +7,6 @@ the output file is opened, so a wrong or damaged file leaves the imports and the
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,7 @@ from mtgkb.importers import fields
 from mtgkb.importers.card_import import GraphFile, finish_import
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import describe_json, read_json
-
-Progress = Callable[[str], None]
+from mtgkb.progress import Progress
 
 EXPECTED = "an MTGJSON AtomicCards file (JSON, plain or .gz)"
 HINT = (

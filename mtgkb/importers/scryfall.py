@@ -11,7 +11,6 @@ before either output is written.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,7 @@ from mtgkb.importers.card_import import GraphFile, finish_import
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import describe_json, read_json
 from mtgkb.importers.oracle_abilities import face_type_lines, parse_type_line
-
-Progress = Callable[[str], None]
+from mtgkb.progress import Progress
 
 EXPECTED_CARDS = "a Scryfall card file (a JSON list of card objects, e.g. the oracle-cards bulk file)"
 EXPECTED_RULINGS = "a Scryfall rulings file (a JSON list of ruling objects, the rulings bulk file)"
