@@ -63,6 +63,7 @@ def atomic_text_file(path: Path) -> Iterator[io.TextIOBase]:
     """Write ``path`` through a temporary sibling and rename it into place, so a killed writer
     leaves the previous file untouched."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(path)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
@@ -73,3 +74,21 @@ def atomic_text_file(path: Path) -> Iterator[io.TextIOBase]:
     finally:
         if temporary.exists():
             temporary.unlink()
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Temporary files that a killed writer left beside ``path`` (their process is gone)."""
+    for leftover in path.parent.glob(".*.tmp"):
+        pid = leftover.name[: -len(".tmp")].rsplit(".", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            leftover.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
