@@ -1,0 +1,57 @@
+"""Every command explains itself: a docstring with an example, and --json for tools."""
+
+from __future__ import annotations
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from mtgkb.cli import _register_commands, cli
+
+_register_commands()
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = []
+    for name, command in group.commands.items():
+        path = (*prefix, name)
+        if isinstance(command, click.Group):
+            found += _commands(command, path)
+        else:
+            found.append(path)
+    return found
+
+
+COMMANDS = _commands(cli)
+
+
+def test_the_commands_judges_and_tools_need_are_there() -> None:
+    names = {" ".join(path) for path in COMMANDS}
+    expected = {
+        "build",
+        "stats",
+        "validate",
+        "card",
+        "rulings",
+        "rule",
+        "search",
+        "sparql",
+        "queries",
+        "query",
+    }
+    assert expected | {"export", "import rules", "import mtgjson", "import scryfall", "fetch rules"} <= names
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_every_command_has_help_with_an_example_and_json_output(path: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(cli, [*path, "--help"])
+    assert result.exit_code == 0
+    assert "Example" in result.stdout, f"'mtgkb {' '.join(path)} --help' shows no example"
+    assert "--json" in result.stdout, f"'mtgkb {' '.join(path)}' has no --json"
+
+
+def test_an_unknown_command_exits_2_with_a_suggestion() -> None:
+    result = CliRunner().invoke(cli, ["crad", "Yuriko"])
+    assert result.exit_code == 2
+    assert "Did you mean 'card'" in result.stderr
+    assert "Traceback" not in result.stderr
