@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.paths import repo_root
 from mtgkb.vocab import PREFIXES
 
 if TYPE_CHECKING:
@@ -68,7 +67,8 @@ class QueryCatalogue:
 
 
 def queries_dir() -> Path:
-    return repo_root() / "queries"
+    """The queries ship with the code; MTGKB_ROOT points elsewhere only for the knowledge (data/)."""
+    return Path(__file__).resolve().parents[1] / "queries"
 
 
 def parse_query_file(path: Path) -> NamedQuery:

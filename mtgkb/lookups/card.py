@@ -19,6 +19,7 @@ from mtgkb.lookups.common import (
     with_iri,
 )
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
+from mtgkb.timing import StepRef, usable_steps
 from mtgkb.vocab import RDFS_COMMENT, RDFS_LABEL, V
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ class MechanicRef:
     label: str | None
     keyword: str | None
     variant_of: list[str] = field(default_factory=list)  # labels of the mechanics it is a variant of
+    usable_in: list[StepRef] = field(default_factory=list)  # derived from the turn graph
 
 
 @dataclass
@@ -137,6 +139,7 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         raise NotFoundError("card", name, [])
     card = graph.node(iri)
     abilities = [_ability(graph, ability, depth=0) for ability in card.all(V.hasAbility)]
+    _add_timing(kb, abilities)
     rulings = [ruling_entry(n, graph) for n in graph.nodes.values() if V.Ruling in n.classes]
     return CardReport(
         name=card.first(V.name) or card.label or name,
@@ -224,6 +227,18 @@ def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:
         grants=grants,
         rules=_rule_refs(graph, cited),
     )
+
+
+def _add_timing(kb: KnowledgeBase, abilities: list[AbilityInfo]) -> None:
+    def walk(items: list[AbilityInfo]):
+        for ability in items:
+            yield ability
+            yield from walk(ability.grants)
+
+    with_mechanic = [a.mechanic for a in walk(abilities) if a.mechanic]
+    windows = usable_steps(kb, {m.iri for m in with_mechanic})
+    for mechanic in with_mechanic:
+        mechanic.usable_in = windows.get(mechanic.iri, [])
 
 
 def _mechanic(graph: Graph, node: Node) -> MechanicRef:

@@ -101,6 +101,9 @@ def _ability(ability: AbilityInfo, indent: int, oracle_text: str) -> list[str]:
         details.append(f"partner with: {ability.partner_with_name}")
     if details:
         lines.append(pad + "  " + " · ".join(details))
+    if ability.mechanic and ability.mechanic.usable_in:
+        steps = ", ".join(step.label or step.iri for step in ability.mechanic.usable_in)
+        lines += _wrap(f"usable in: {steps} (derived from the turn graph)", indent + 2)
     # The ability's own line of oracle text is shown only when the card's text above does not hold it.
     for text in (ability.text, ability.comment):
         if text and text not in oracle_text:
