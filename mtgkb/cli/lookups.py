@@ -76,17 +76,22 @@ def rule(number: str, edition: str | None, as_json: bool) -> None:
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(min=1), help="Hits per kind.")
 @json_option
 def search(text: tuple[str, ...], limit: int, as_json: bool) -> None:
-    """Find cards, rules and rulings holding every word of TEXT (any case).
+    """Find cards, rules and rulings holding every word of TEXT (any case, any accents).
 
-    Cards match on name and oracle text, rules on number, title, summary and official text,
-    rulings on official text and summary.
+    Cards match on name, type line and oracle text, rules on number, title, summary and official
+    text, rulings on official text, summary, card name and date. A word of three or more letters
+    also matches longer words it begins; put a phrase in double quotes (inside single quotes for
+    the shell) to match exactly those words in that order. Best matches first. The first search
+    on a new store builds its full-text index, which takes a few seconds.
 
     \b
     Examples:
       mtgkb search unblocked attacker
       mtgkb search "commander tax" --limit 3 --json
+      mtgkb search '"return an unblocked attacker"'
     """
     from mtgkb.lookups.search import search as run_search
     from mtgkb.store import open_kb
 
-    emit(run_search(open_kb(progress_reporter()), " ".join(text), limit), as_json)
+    progress = progress_reporter()
+    emit(run_search(open_kb(progress), " ".join(text), limit, progress), as_json)

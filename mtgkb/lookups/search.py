@@ -1,10 +1,12 @@
-"""Free-text search over cards (name, oracle text), rules (number, title, summary, official text) and
-rulings (official text, summary). Every word must occur, in any case, somewhere in the item's fields.
+"""Free-text search over cards (name, type line, oracle text), rules (number, title, summary, official
+text) and rulings (official text, summary, card, date). Every word must occur, in any case.
 
-One SPARQL query: a subquery scans the text fields with ``CONTAINS(LCASE(...))`` for the longest
-word (the scan is the cost: about half a second over 30,000 cards, 67,000 rulings and a CR edition),
-then the fields of the items found are read and the other words checked here. Joining every card,
-rule and ruling to its fields before filtering took ten times longer.
+Searches go to a full-text index (SQLite FTS5, :mod:`mtgkb.lookups.search_index`) built beside the
+store on first use. Where this Python's SQLite lacks FTS5, or the index cannot be written, the store is
+scanned instead, as below: one SPARQL query whose subquery scans the text fields with
+``CONTAINS(LCASE(...))`` for the longest word (about half a second over 30,000 cards, 67,000 rulings and
+a CR edition for a rare word, far longer for a common one), then the fields of the items found are read
+and the other words checked here. The scan matches words as substrings and reads quotes as punctuation.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.errors import MtgkbError
 from mtgkb.lookups.common import Node, read_graph, rule_sort_key
+from mtgkb.progress import Progress
 from mtgkb.store import sparql_string
 from mtgkb.vocab import V
 
@@ -65,8 +68,11 @@ def search_words(text: str) -> list[str]:
     return words
 
 
-def search(kb: KnowledgeBase, text: str, limit: int = 10) -> SearchResult:
-    """Cards, rules and rulings holding every word of ``text``; at most ``limit`` of each kind."""
+def search(kb: KnowledgeBase, text: str, limit: int = 10, progress: Progress | None = None) -> SearchResult:
+    """Cards, rules and rulings holding every word of ``text``; at most ``limit`` of each kind.
+
+    A bare word also matches longer words it begins; a "quoted phrase" matches its words in order.
+    """
     words = search_words(text)
     if not words:
         raise MtgkbError(
@@ -74,6 +80,39 @@ def search(kb: KnowledgeBase, text: str, limit: int = 10) -> SearchResult:
         )
     if limit < 1:
         raise MtgkbError(f"--limit must be at least 1, not {limit}")
+    indexed = _search_with_index(kb, text, words, limit, progress)
+    return indexed if indexed is not None else search_store(kb, text, words, limit)
+
+
+def _search_with_index(
+    kb: KnowledgeBase, text: str, words: list[str], limit: int, progress: Progress | None
+) -> SearchResult | None:
+    """The result from the full-text index, or None when there can be no index here."""
+    try:
+        # sqlite3 is imported here only: a Python built without it still searches, and other
+        # commands do not pay for the import.
+        import sqlite3
+
+        from mtgkb.lookups import search_index
+        from mtgkb.lookups.search_fts import search_index as run_query
+    except ImportError:
+        return None
+    if not search_index.fts5_available():
+        return None
+    try:
+        db = search_index.open_index(kb, progress)
+    except (OSError, sqlite3.Error) as error:
+        if progress:
+            progress(f"cannot build the search index in {kb.path} ({error}); scanning the store instead")
+        return None
+    try:
+        return run_query(db, text, words, limit)
+    finally:
+        db.close()
+
+
+def search_store(kb: KnowledgeBase, text: str, words: list[str], limit: int) -> SearchResult:
+    """The search without an index: a scan of the store's text for every word, as substrings."""
     graph = read_graph(kb.select(_query(max(words, key=len))))
     hits: dict[str, list[tuple[tuple[Any, ...], SearchHit]]] = {kind: [] for kind in KINDS}
     for node in graph.nodes.values():
