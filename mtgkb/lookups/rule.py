@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 _EDITION_GRAPH = mint("graph", "cr", "2000-01-01")[: -len("2000-01-01")]
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FORMAT_HINT = "a rule number looks like 702, 702.49 or 702.49d (section, rule, subrule)"
-_IMPORT_HINT = "import the Comprehensive Rules with 'mtgkb fetch rules'"
+_IMPORT_HINT = "import the Comprehensive Rules with 'mtgkb import rules FILE' or 'mtgkb fetch rules'"
 
 
 @dataclass

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from mtgkb.lookups.search import SearchResult
 
 WIDTH = 100
-_NO_TEXT_HINT = "(official text not imported: run 'mtgkb fetch rules')"
+_NO_TEXT_HINT = "(official text not imported: run 'mtgkb import rules FILE' or 'mtgkb fetch rules')"
 
 
 def _wrap(text: str, indent: int) -> list[str]:
