@@ -82,7 +82,7 @@ def resolve_edition(kb: KnowledgeBase, date: str | None = None) -> str:
         raise MtgkbError("no Comprehensive Rules edition has been imported", _NO_EDITION_HINT)
     if date is None:
         return loaded[0]
-    wanted = _normalise_date(date)
+    wanted = normalise_date(date)
     if wanted not in loaded:
         nearest = sorted(loaded, key=lambda loaded_date: _days_apart(loaded_date, wanted))
         raise NotFoundError("Comprehensive Rules edition", date, nearest[:3])
@@ -119,7 +119,8 @@ def _days_apart(first: str, second: str) -> int:
         return 0
 
 
-def _normalise_date(date: str) -> str:
+def normalise_date(date: str) -> str:
+    """An edition's effective date as YYYY-MM-DD, from "2026-04-17" or "20260417"."""
     text = date.strip()
     if match := re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text):
         return "-".join(match.groups())

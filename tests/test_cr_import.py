@@ -213,3 +213,28 @@ def test_an_unwritable_data_directory_is_a_clear_error(
     result = run("import", "rules", str(cr_path), "--quiet")
     assert result.exit_code == 2
     assert "Error: cannot write" in result.stderr and "MTGKB_DATA_DIR" in result.stderr
+
+
+def test_a_rule_shows_the_references_of_the_edition_it_shows(
+    cr_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
+    later = cr_path.read_text(encoding="utf-8").replace(
+        "These rules are effective as of April 17, 2026.", "These rules are effective as of June 19, 2026."
+    )
+    later = "\n".join(
+        line + " See rule 509.1h." if line.startswith("702.49d ") else line for line in later.split("\n")
+    )
+    (tmp_path / "later.txt").write_text(later, encoding="utf-8")
+    for path in (cr_path, tmp_path / "later.txt"):
+        assert run("import", "rules", str(path), "--quiet").exit_code == 0
+
+    def references(*edition: str) -> set[str]:
+        result = run("rule", "702.49d", *edition, "--json")
+        assert result.exit_code == 0, result.stderr
+        return {node["number"] for node in json.loads(result.stdout)["refers_to"]}
+
+    assert "509.1h" in references()
+    assert "509.1h" in references("--edition", DERIVED)
+    assert "509.1h" not in references("--edition", "20260417")

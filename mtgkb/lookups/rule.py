@@ -108,14 +108,18 @@ def rule_report(kb: KnowledgeBase, number: str, edition: str | None = None) -> R
     texts = {_edition_of(r["g"]): r["o"] for r in own if r["p"] == V.text and _edition_of(r["g"])}
     editions = sorted(texts, reverse=True)
     if edition is not None:
+        from mtgkb.rules_diff import normalise_date
+
+        edition = normalise_date(edition)
         _check_edition(kb, number, edition, editions)
     shown = edition or (editions[0] if editions else None)
     title = _title(own, shown)
-    refers = {r["o"]: r["otitle"] for r in own if r["p"] == V.refersTo}
-    refers_to = [RelatedNode(i, t, "rule", rule_number(i)) for i, t in refers.items()]
-    for node in related["refers"]:
-        if node.iri not in refers:
-            refers_to.append(node)
+    # References come from our own data and from the edition shown, not from every edition loaded.
+    refers = {
+        r["o"]: r["otitle"] for r in own if r["p"] == V.refersTo and _edition_of(r["g"]) in (None, shown)
+    }
+    labelled = {node.iri: node for node in related["refers"]}
+    refers_to = [labelled.get(i) or RelatedNode(i, t, "rule", rule_number(i)) for i, t in refers.items()]
     parents = related["parent"] or [
         RelatedNode(r["o"], r["otitle"], "rule", rule_number(r["o"])) for r in own if r["p"] == V.parentRule
     ]
@@ -155,8 +159,6 @@ def _title(own: list[dict[str, Any]], edition: str | None) -> str | None:
 
 
 def _check_edition(kb: KnowledgeBase, number: str, edition: str, editions: list[str]) -> None:
-    if not _DATE.match(edition):
-        raise MtgkbError(f"'{edition}' is not an edition date", "give the effective date as YYYY-MM-DD")
     if edition in editions:
         return
     known = sorted(
