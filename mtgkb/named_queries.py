@@ -8,10 +8,10 @@
 ```
 
 A parameter is bound by a VALUES block that the store adds (mtgkb.store.bind_values), its value
-checked and escaped so it is never read as query syntax. A parameter whose
-description says "IRI" accepts a full IRI, a prefixed name (``mechanic:ninjutsu``) or a name that the
-knowledge base knows (``Ninjutsu``, ``Yuriko, the Tiger's Shadow``); the word before "IRI" (card,
-mechanic, step, zone) narrows the name look-up.
+checked and escaped so it is never read as query syntax. A parameter whose description says "IRI"
+accepts a full IRI, a prefixed name (``mechanic:ninjutsu``) or a name that the knowledge base knows
+(``Ninjutsu``, ``Yuriko, the Tiger's Shadow``); the word before "IRI" (card, mechanic, step, zone)
+narrows the name look-up.
 """
 
 from __future__ import annotations
@@ -121,11 +121,14 @@ def catalogue(folder: Path | None = None) -> QueryCatalogue:
 
 def get_query(name: str, folder: Path | None = None) -> NamedQuery:
     """The named query ``name`` (the file name without .rq); a miss suggests the closest names."""
-    known = {query.name: query for query in catalogue(folder).queries}
-    key = name[:-3] if name.endswith(".rq") else name
-    if key in known:
-        return known[key]
-    suggestions = difflib.get_close_matches(key, list(known), n=3, cutoff=0.5)
+    folder = folder or queries_dir()
+    key = name.removesuffix(".rq")
+    # Only the one file is read: a card lookup runs a named query every time.
+    path = folder / f"{key}.rq"
+    if key and "/" not in key and path.is_file():
+        return parse_query_file(path)
+    known = [query.name for query in catalogue(folder).queries]
+    suggestions = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
     suggestions += [other for other in known if key and key in other and other not in suggestions]
     error = NotFoundError("query", name, suggestions[:3])
     if not suggestions:
@@ -192,9 +195,9 @@ def resolve_iri(kb: KnowledgeBase, value: str, kind: str | None = None) -> str:
 
 def _resolve_name(kb: KnowledgeBase, value: str, kind: str | None) -> str:
     from mtgkb.iris import mint
-    from mtgkb.names import KINDS, resolve
+    from mtgkb.names import resolve
 
-    kinds = (kind,) if kind else KINDS
+    kinds = (kind,) if kind else NAME_KINDS
     try:
         return resolve(kb.names, value, kinds).iri
     except NotFoundError:

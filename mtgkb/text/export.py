@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from mtgkb.export import ExportSummary
+from typing import TYPE_CHECKING
+
 from mtgkb.output import renders
 
+if TYPE_CHECKING:
+    from mtgkb.export import ExportSummary
 
-@renders(ExportSummary)
+
+@renders("mtgkb.export.ExportSummary")
 def render_summary(summary: ExportSummary) -> str:
     what = f"graph {summary.graph}" if summary.graph else "the knowledge base"
     unit = "quads" if summary.format == "trig" else "triples"

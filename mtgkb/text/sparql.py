@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from mtgkb.named_queries import QueryCatalogue
+from typing import TYPE_CHECKING
+
 from mtgkb.output import renders, table
-from mtgkb.sparql import SparqlResult
+
+if TYPE_CHECKING:
+    from mtgkb.named_queries import QueryCatalogue
+    from mtgkb.sparql import SparqlResult
 
 
-@renders(SparqlResult)
+@renders("mtgkb.sparql.SparqlResult")
 def render_result(result: SparqlResult) -> str:
     if result.serialized is not None:
         return result.serialized
@@ -20,7 +24,7 @@ def render_result(result: SparqlResult) -> str:
     return table(result.variables, result.rows)
 
 
-@renders(QueryCatalogue)
+@renders("mtgkb.named_queries.QueryCatalogue")
 def render_catalogue(result: QueryCatalogue) -> str:
     if not result.queries:
         return f"no named queries in {result.folder}"
