@@ -52,8 +52,7 @@ def mint(kind: str, *parts: str) -> str:
     every other part is slugified, so ``mint("card", "Yuriko, the Tiger's Shadow")`` is
     ``.../card/yuriko-the-tigers-shadow``.
     """
-    if kind not in KINDS:
-        raise ValueError(f"unknown IRI kind {kind!r}; expected one of {sorted(KINDS)}")
+    prefix = namespace(kind)
     if not parts:
         raise ValueError("mint() needs at least one part")
     if kind == "cr":
@@ -63,7 +62,14 @@ def mint(kind: str, *parts: str) -> str:
         segments = [number]
     else:
         segments = [_segment(part) for part in parts]
-    return BASE + kind + "/" + "/".join(segments)
+    return prefix + "/".join(segments)
+
+
+def namespace(kind: str) -> str:
+    """The start of every IRI of ``kind``: ``namespace("card")`` is ``.../card/``."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown IRI kind {kind!r}; expected one of {sorted(KINDS)}")
+    return BASE + kind + "/"
 
 
 def _segment(part: str) -> str:

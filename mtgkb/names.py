@@ -145,7 +145,7 @@ def resolve(names: Sequence[Sequence[str]], query: str, kinds: Sequence[str] = K
     index = _Cache.index(names, wanted[:3])
     exact = _of_kinds(index.exact.get(wanted, []), kinds)
     if exact:
-        return _one(exact, kinds, what, query)
+        return _one(exact, kinds, query)
     prefixed = _distinct(_of_kinds(index.prefixed(wanted), kinds))
     if len(prefixed) == 1:
         return prefixed[0]
@@ -154,7 +154,7 @@ def resolve(names: Sequence[Sequence[str]], query: str, kinds: Sequence[str] = K
     raise NotFoundError(what, query, suggest(names, query, kinds))
 
 
-def _one(matches: list[NameMatch], kinds: Sequence[str], what: str, query: str) -> NameMatch:
+def _one(matches: list[NameMatch], kinds: Sequence[str], query: str) -> NameMatch:
     distinct = _distinct(matches)
     best = min(kinds.index(m.kind) for m in distinct)
     preferred = [m for m in distinct if kinds.index(m.kind) == best]

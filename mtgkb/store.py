@@ -25,7 +25,7 @@ from typing import Any
 
 from mtgkb import __version__
 from mtgkb.errors import StoreError
-from mtgkb.iris import mint
+from mtgkb.iris import mint, namespace
 from mtgkb.paths import cache_dir, imports_dir, repo_root
 from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import PREFIXES, V, sparql_prefixes
@@ -118,7 +118,8 @@ def _load_source(store: Any, source: Source, progress: Progress | None = None) -
         else:
             # Our importers wrote these files and checked every value, so the parser may skip its checks.
             with open(source.path, "rb") as raw:
-                reader = _CountingReader(raw, Ticker(progress, f"loading {source.path.name}", _size(source)))
+                ticker = Ticker(progress, f"loading {source.path.name}", source.path.stat().st_size)
+                reader = _CountingReader(raw, ticker)
                 store.bulk_load(
                     input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
                 )
@@ -126,10 +127,6 @@ def _load_source(store: Any, source: Source, progress: Progress | None = None) -
         raise StoreError(
             f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
         ) from error
-
-
-def _size(source: Source) -> int:
-    return source.path.stat().st_size
 
 
 class _CountingReader(io.RawIOBase):
@@ -159,7 +156,7 @@ def _name_index(store: Any) -> list[list[str]]:
     """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones."""
     # Card names are read graph by graph and told from face names by their minted IRI: a query over
     # the union of graphs with a type join takes four times as long at full card-pool scale.
-    card_prefix = mint("card", "x")[: -len("x")]
+    card_prefix = namespace("card")
     names = {
         (row["name"].value, row["iri"].value, "card")
         for row in store.query(f"SELECT ?iri ?name WHERE {{ GRAPH ?g {{ ?iri <{V.name}> ?name }} }}")
@@ -315,27 +312,28 @@ def to_python(term: Any) -> Any:
 
 def open_kb(progress: Progress | None = None) -> KnowledgeBase:
     """Open the current store, building it first when a source changed or it is missing or broken."""
-    import pyoxigraph as ox
-
     sources = all_sources()
-    key = fingerprint(sources)
-    path = _stores_dir() / key
+    path = _stores_dir() / fingerprint(sources)
     if not (path / "meta.json").exists():
         build(sources, progress)
     try:
-        store = ox.Store.read_only(str(path / "oxigraph"))
-        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+        return _open(path)
     except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError
         if progress:
             progress(f"the store in {path} is damaged; rebuilding it")
         shutil.rmtree(path, ignore_errors=True)
         build(sources, progress)
-        store = ox.Store.read_only(str(path / "oxigraph"))
-        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+        return _open(path)
+
+
+def _open(path: Path) -> KnowledgeBase:
+    import pyoxigraph as ox
+
+    store = ox.Store.read_only(str(path / "oxigraph"))
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
     return KnowledgeBase(path, store, meta)
 
 
 def graph_label(graph_iri: str) -> str:
     """``graph/data/turn`` -> ``data/turn``: the short name users see for a named graph."""
-    prefix = mint("graph", "x")[: -len("x")]
-    return graph_iri[len(prefix) :] if graph_iri.startswith(prefix) else graph_iri
+    return graph_iri.removeprefix(namespace("graph"))

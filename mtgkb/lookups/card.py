@@ -130,11 +130,13 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     """The report on the card ``name`` (any case, accents or punctuation; a unique prefix will do)."""
     # A full name is its own IRI slug, so one query usually does; the name index (30,000 names at
     # full scale) is read only for short names, prefixes and typos.
-    iri, graph = _read_if_card(kb, _slug_iri(name))
+    iri = _slug_iri(name)
+    graph = _read_if_card(kb, iri) if iri else None
     if graph is None:
         from mtgkb.names import resolve
 
-        iri, graph = _read_if_card(kb, resolve(kb.names, name, ("card",)).iri)
+        iri = resolve(kb.names, name, ("card",)).iri
+        graph = _read_if_card(kb, iri)
     if graph is None or iri is None:
         raise NotFoundError("card", name, [])
     card = graph.node(iri)
@@ -142,24 +144,18 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     _add_timing(kb, abilities)
     rulings = [ruling_entry(n, graph) for n in graph.nodes.values() if V.Ruling in n.classes]
     return CardReport(
-        name=card.first(V.name) or card.label or name,
+        name=card.label or name,
         iri=iri,
         oracle_id=card.first(V.oracleId),
         layout=card.first(V.layout),
-        mana_cost=card.first(V.manaCost),
         mana_value=card.first(V.manaValue),
-        type_line=card.first(V.typeLine),
         types=card.all(V.cardType),
         supertypes=card.all(V.supertype),
         subtypes=card.all(V.subtype),
         colors=_wubrg(card.all(V.colors)),
         color_identity=_wubrg(card.all(V.colorIdentity)),
-        power=card.first(V.power),
-        toughness=card.first(V.toughness),
-        loyalty=card.first(V.loyalty),
-        defense=card.first(V.defense),
         commander_legality=card.first(V.commanderLegality),
-        oracle_text=card.first(V.oracleText),
+        **_characteristics(card),
         faces=sorted((_face(graph.node(face)) for face in card.all(V.hasFace)), key=_face_order),
         abilities=sorted(abilities, key=lambda a: a.label or a.iri),
         rulings=newest_first(rulings),
@@ -174,11 +170,10 @@ def _slug_iri(name: str) -> str | None:
         return None
 
 
-def _read_if_card(kb: KnowledgeBase, iri: str | None) -> tuple[str | None, Graph | None]:
-    if iri is None:
-        return None, None
+def _read_if_card(kb: KnowledgeBase, iri: str) -> Graph | None:
+    """The nodes of the card report on ``iri``; None when ``iri`` is not a card."""
     graph = read_graph(kb.select(with_iri(_CARD, "card", iri)))
-    return (iri, graph) if V.Card in graph.node(iri).classes else (None, None)
+    return graph if V.Card in graph.node(iri).classes else None
 
 
 def _wubrg(colors: list[str]) -> list[str]:
@@ -186,19 +181,29 @@ def _wubrg(colors: list[str]) -> list[str]:
     return sorted(colors, key=lambda c: (order.index(c) if c in order else len(order), c))
 
 
+#: Fields a card and each of its faces both have: the first value of one property each.
+_CHARACTERISTICS = {
+    "mana_cost": V.manaCost,
+    "type_line": V.typeLine,
+    "oracle_text": V.oracleText,
+    "power": V.power,
+    "toughness": V.toughness,
+    "loyalty": V.loyalty,
+    "defense": V.defense,
+}
+
+
+def _characteristics(node: Node) -> dict[str, str | None]:
+    return {field_name: node.first(predicate) for field_name, predicate in _CHARACTERISTICS.items()}
+
+
 def _face(node: Node) -> FaceInfo:
     index = node.first(V.faceIndex)
     return FaceInfo(
         iri=node.iri,
-        name=node.first(V.name) or node.first(RDFS_LABEL),
+        name=node.label,
         index=int(index) if index is not None else None,
-        mana_cost=node.first(V.manaCost),
-        type_line=node.first(V.typeLine),
-        oracle_text=node.first(V.oracleText),
-        power=node.first(V.power),
-        toughness=node.first(V.toughness),
-        loyalty=node.first(V.loyalty),
-        defense=node.first(V.defense),
+        **_characteristics(node),
     )
 
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.iris import mint, rule_iri
+from mtgkb.iris import mint, namespace
 from mtgkb.store import sparql_iri
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from mtgkb.names import NameMatch
     from mtgkb.store import KnowledgeBase
 
-RULE_PREFIX = rule_iri("100")[: -len("100")]
+RULE_PREFIX = namespace("cr")
 
 #: The kind a user sees for a node, from its most telling class (a main phase is a Phase and a Step).
 _KIND_BY_CLASS = [
@@ -113,7 +113,7 @@ _RULE_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?\.?$")
 
 def rule_number(iri: str) -> str:
     """``.../cr/702.49d`` -> ``702.49d``."""
-    return iri[len(RULE_PREFIX) :] if iri.startswith(RULE_PREFIX) else iri
+    return iri.removeprefix(RULE_PREFIX)
 
 
 def rule_sort_key(number: str) -> tuple[int, int, str]:

@@ -16,6 +16,7 @@ from mtgkb.lookups.common import (
     DESCRIBE_TAIL,
     Graph,
     Node,
+    find_named,
     read_graph,
     rule_number,
     sorted_numbers,
@@ -88,8 +89,6 @@ def _rulings_query(pattern: str) -> str:
 
 def rulings_report(kb: KnowledgeBase, name: str) -> RulingsReport:
     """The rulings on the card ``name``, or mentioning the mechanic, step or zone ``name``."""
-    from mtgkb.lookups.common import find_named
-
     match = find_named(kb, name, RULINGS_KINDS)
     query = _rulings_query(_ABOUT_CARD if match.kind == "card" else _MENTIONING)
     graph = read_graph(kb.select(with_iri(query, "subject", match.iri)))

@@ -94,7 +94,7 @@ def _search_with_index(
         import sqlite3
 
         from mtgkb.lookups import search_index
-        from mtgkb.lookups.search_fts import search_index as run_query
+        from mtgkb.lookups.search_fts import search_in_index
     except ImportError:
         return None
     if not search_index.fts5_available():
@@ -106,7 +106,7 @@ def _search_with_index(
             progress(f"cannot build the search index in {kb.path} ({error}); scanning the store instead")
         return None
     try:
-        return run_query(db, text, words, limit)
+        return search_in_index(db, text, words, limit)
     finally:
         db.close()
 

@@ -61,7 +61,7 @@ def match_expression(text: str) -> str:
     return " ".join(terms)
 
 
-def search_index(db: sqlite3.Connection, text: str, words: list[str], limit: int) -> SearchResult:
+def search_in_index(db: sqlite3.Connection, text: str, words: list[str], limit: int) -> SearchResult:
     """At most ``limit`` hits of each kind, best first (bm25, a name or title counting most)."""
     query = match_expression(text)
     groups = []

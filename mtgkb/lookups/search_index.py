@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import fcntl
+import itertools
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -242,24 +243,19 @@ def _items(db: sqlite3.Connection, progress: Progress | None) -> Iterator[tuple[
     faces: dict[str, dict[str, list[str]]] = {}
     for card, fact, value in db.execute(_FACE_FACTS).fetchall():
         _add(faces.setdefault(card, {}), fact, value)
-    current: str | None = None
-    facts: dict[str, list[str]] = {}
-    graphs: dict[tuple[str, str], set[str]] = {}
-    for done, (subject, fact, value, graph) in enumerate(db.execute(_SUBJECT_FACTS), 1):
-        if subject != current:
-            if current is not None:
-                item = _item(current, facts, graphs, faces, editions)
-                if item:
-                    yield item
-            current, facts, graphs = subject, {}, {}
-        _add(facts, fact, value)
-        if graph:
-            graphs.setdefault((fact, value), set()).add(graph)
-        if done % 5000 == 0:
-            # A ruling about a card with two names brings two rows for one fact: hence min().
-            ticker.update(min(done, total))
-    if current is not None:
-        item = _item(current, facts, graphs, faces, editions)
+    done = 0
+    for subject, rows in itertools.groupby(db.execute(_SUBJECT_FACTS), key=lambda row: row[0]):
+        facts: dict[str, list[str]] = {}
+        graphs: dict[tuple[str, str], set[str]] = {}
+        for _, fact, value, graph in rows:
+            _add(facts, fact, value)
+            if graph:
+                graphs.setdefault((fact, value), set()).add(graph)
+            done += 1
+            if done % 5000 == 0:
+                # A ruling about a card with two names brings two rows for one fact: hence min().
+                ticker.update(min(done, total))
+        item = _item(subject, facts, graphs, faces, editions)
         if item:
             yield item
     ticker.update(total)

@@ -13,8 +13,7 @@ if TYPE_CHECKING:
 
 @renders("mtgkb.validation.ValidationReport")
 def render_validation(report: ValidationReport) -> str:
-    violations = sum(1 for v in report.violations if v.severity == "Violation")
-    others = len(report.violations) - violations
+    violations, others = len(report.errors), len(report.warnings)
     if report.conforms:
         head = f"{len(report.files)} files conform to every shape: no violations"
         head += f", {others} warning(s):" if others else "."
