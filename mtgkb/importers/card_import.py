@@ -4,6 +4,7 @@ N-Quads file atomically into the imports folder, rebuild the store, and sum up."
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,10 +18,9 @@ from mtgkb.progress import Progress
 
 @dataclass
 class GraphFile:
-    """One imports/<file>.nq holding one named graph."""
+    """One named graph, written to imports/<graph>.nq."""
 
-    file_name: str  # "mtgjson.nq"
-    graph: str  # the slug under graph/, e.g. "mtgjson"
+    graph: str  # the slug under graph/ and the file's name, e.g. "mtgjson"
     label: str  # of the Dataset node
     source_file: Path
     cards: list[CardRecord] | None = None
@@ -39,7 +39,7 @@ class Written:
 def write_graph_file(part: GraphFile, card_iris: dict[str, str], progress: Progress | None) -> Written:
     """Write ``part`` through a temporary file, so a killed import leaves the previous file."""
     graph = mint("graph", part.graph)
-    path = imports_dir() / part.file_name
+    path = imports_dir() / f"{part.graph}.nq"
     counts = CardCounts()
     rulings = without_card = 0
     with atomic_text_file(path) as stream:
@@ -55,7 +55,6 @@ def write_graph_file(part: GraphFile, card_iris: dict[str, str], progress: Progr
 
 def finish_import(
     source: str,
-    files: list[Path],
     parts: list[GraphFile],
     started: float,
     progress: Progress | None,
@@ -76,25 +75,18 @@ def finish_import(
     if progress:
         progress("rebuilding the store")
     built = build(progress=progress)
-    abilities: dict[str, int] = {}
-    granted: dict[str, int] = {}
-    unresolved: list[str] = []
-    for result in written:
-        for mechanic, n in result.counts.abilities.items():
-            abilities[mechanic] = abilities.get(mechanic, 0) + n
-        for mechanic, n in result.counts.granted.items():
-            granted[mechanic] = granted.get(mechanic, 0) + n
-        unresolved += result.counts.unresolved_partners
+    abilities = sum((result.counts.abilities for result in written), Counter())
+    granted = sum((result.counts.granted for result in written), Counter())
     return CardImportSummary(
         source=source,
-        files=[str(path) for path in files],
+        files=[str(part.source_file) for part in parts],
         cards=sum(result.counts.cards for result in written),
         faces=sum(result.counts.faces for result in written),
         abilities=dict(sorted(abilities.items())),
         granted_abilities=dict(sorted(granted.items())),
         rulings=sum(result.rulings for result in written),
         rulings_without_card=rulings_without_card + sum(result.rulings_without_card for result in written),
-        unresolved_partners=unresolved,
+        unresolved_partners=[pair for result in written for pair in result.counts.unresolved_partners],
         skipped_records=skipped_records + len(skipped_names),
         skipped_names=skipped_names,
         quads=sum(result.quads for result in written),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
-from mtgkb.importers.oracle_abilities import RecognisedAbility, recognise_abilities
+from mtgkb.importers.oracle_abilities import RecognisedAbility, distinct_abilities, recognise_abilities
 from mtgkb.iris import card_iri, mint, ruling_iri
 from mtgkb.nquads import XSD, QuadWriter, iri, literal
 from mtgkb.progress import Progress, Ticker
@@ -44,14 +44,9 @@ class CardCounts:
 
 def card_abilities(record: CardRecord) -> list[RecognisedAbility]:
     """The card's abilities read face by face; an ability printed on two faces counts once."""
-    found: list[RecognisedAbility] = []
-    seen: set[tuple] = set()
-    for name, text in record.texts():
-        for ability in recognise_abilities(text, name):
-            if ability.key not in seen:
-                seen.add(ability.key)
-                found.append(ability)
-    return found
+    return distinct_abilities(
+        ability for name, text in record.texts() for ability in recognise_abilities(text, name)
+    )
 
 
 def assign_card_iris(records: list[CardRecord]) -> tuple[list[CardRecord], dict[str, str], dict[str, str]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from mtgkb.errors import MtgkbError
 from mtgkb.importers.cr_text import RuleRecord, RulesDocument, load_rules_file
 from mtgkb.iris import mint, rule_iri
-from mtgkb.nquads import XSD, QuadWriter, atomic_text_file, literal
+from mtgkb.nquads import XSD, QuadWriter, atomic_text_file
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -61,10 +61,11 @@ def import_rules(path: Path, progress: Progress | None = None) -> RulesImportSum
         f"(effective {document.effective_date})"
     )
     output = edition_file(document.effective_date)
+    graph = mint("graph", "cr", document.effective_date)
     replaced = output.exists()
     try:
         with atomic_text_file(output) as stream:
-            writer = QuadWriter(stream, mint("graph", "cr", document.effective_date))
+            writer = QuadWriter(stream, graph)
             references = write_edition(writer, document, str(path.resolve()))
     except OSError as error:
         raise MtgkbError(
@@ -78,7 +79,7 @@ def import_rules(path: Path, progress: Progress | None = None) -> RulesImportSum
         source=str(path),
         edition=document.effective_date,
         output=str(output),
-        graph=mint("graph", "cr", document.effective_date),
+        graph=graph,
         rules=len(document.numbered),
         headings=len(document.rules) - len(document.numbered),
         glossary=len(document.glossary),
@@ -104,14 +105,12 @@ def write_edition(writer: QuadWriter, document: RulesDocument, source: str) -> i
     writer.add_literal(edition, V.recordCount, len(document.numbered))
     writer.add_literal(edition, V.importedAt, _now(), XSD + "dateTime")
 
-    nodes = {record.number: _node(record.number) for record in document.rules}
+    nodes = {record.number: rule_iri(record.number) for record in document.rules}
     references = 0
     for record in document.rules:
         node = nodes[record.number]
-        if node is None:
-            continue
         _write_rule(writer, node, record, edition)
-        if record.parent and nodes.get(record.parent):
+        if record.parent in nodes:
             writer.add_iri(node, V.parentRule, nodes[record.parent])
         for number in record.references:
             if target := nodes.get(number):
@@ -134,19 +133,10 @@ def _write_rule(writer: QuadWriter, node: str, record: RuleRecord, edition: str)
     writer.add_iri(node, RDF_TYPE, V.Rule)
     writer.add_literal(node, RDFS_LABEL, f"CR {record.number}")
     writer.add_literal(node, V.ruleNumber, record.number)
-    writer.add(node, V.text, literal(record.text))
+    writer.add_literal(node, V.text, record.text)
     if record.title:
         writer.add_literal(node, V.title, record.title)
     writer.add_iri(node, V.inEdition, edition)
-
-
-def _node(number: str) -> str | None:
-    # Section numbers ("7") have no rule IRI until iris accepts one-digit numbers; until then sections,
-    # and the edges that point to them, stay out of the graph.
-    try:
-        return rule_iri(number)
-    except ValueError:
-        return None
 
 
 def _now() -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mtgkb.importers.card_model import FaceRecord
+
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -105,3 +107,13 @@ def card_mana_cost(layout: str | None, face_costs: list[str | None]) -> str | No
     if layout in JOINED_COST_LAYOUTS:
         return " // ".join(cost for cost in face_costs if cost) or None
     return face_costs[0] if face_costs else None
+
+
+def card_type_line(faces: list[FaceRecord]) -> str:
+    """The type line of a card with several faces, as card databases write it: "Land // Creature"."""
+    return " // ".join(face.type_line or "" for face in faces)
+
+
+def card_oracle_text(faces: list[FaceRecord]) -> str | None:
+    """The Oracle text of a card with several faces: each face's text, with a line "//" between."""
+    return "\n//\n".join(face.oracle_text for face in faces if face.oracle_text) or None

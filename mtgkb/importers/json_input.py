@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,19 @@ def read_json(path: Path, expected: str, hint: str) -> Any:
         else:
             problem = f"is not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"
         raise ImportFileError(f"{path} {problem}; expected {expected}", hint) from None
+
+
+def require_kind(
+    document: Any, path: Path, wanted: str, expected: str, hint: str, advice: Mapping[str, str]
+) -> None:
+    """Refuse ``document`` unless :func:`describe_json` calls it ``wanted``. ``advice`` maps the start
+    of another kind's description ("an MTGJSON") to what to do with such a file instead of ``hint``."""
+    kind = describe_json(document)
+    if kind == wanted:
+        return
+    if kind is not None:
+        hint = next((text for start, text in advice.items() if kind.startswith(start)), hint)
+    raise ImportFileError(f"{path} is {kind or 'JSON of another kind'}, not {expected}", hint)
 
 
 def describe_json(document: Any) -> str | None:

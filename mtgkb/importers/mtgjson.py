@@ -14,7 +14,7 @@ from mtgkb.errors import ImportFileError
 from mtgkb.importers import fields
 from mtgkb.importers.card_import import GraphFile, finish_import
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
-from mtgkb.importers.json_input import describe_json, read_json
+from mtgkb.importers.json_input import read_json, require_kind
 from mtgkb.progress import Progress
 
 EXPECTED = "an MTGJSON AtomicCards file (JSON, plain or .gz)"
@@ -40,18 +40,15 @@ def import_mtgjson(path: Path, progress: Progress | None = None) -> CardImportSu
     document = read_json(path, EXPECTED, HINT)
     cards, rulings = read_atomic_cards(document, path, progress)
     del document
-    part = GraphFile("mtgjson.nq", "mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)
-    return finish_import("mtgjson", [path], [part], started, progress)
+    part = GraphFile("mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)
+    return finish_import("mtgjson", [part], started, progress)
 
 
 def read_atomic_cards(
     document: Any, path: Path, progress: Progress | None = None
 ) -> tuple[list[CardRecord], list[RulingRecord]]:
     """Card and ruling records from a parsed AtomicCards document; checks every record."""
-    kind = describe_json(document)
-    if kind != "an MTGJSON AtomicCards file":
-        hint = _OTHER_IMPORTER.get(kind or "", HINT)
-        raise ImportFileError(f"{path} is {kind or 'JSON of another kind'}, not {EXPECTED}", hint)
+    require_kind(document, path, "an MTGJSON AtomicCards file", EXPECTED, HINT, _OTHER_IMPORTER)
     data: dict[str, Any] = document["data"]
     if progress:
         progress(f"checking {len(data):,} cards")
@@ -93,47 +90,37 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
         for ruling in face.get("rulings") or ():
             fields.check(ruling, "a ruling", ("text",), (), ())
             rulings.append(RulingRecord(name, fields.date(ruling, "date"), ruling["text"], "wotc"))
-    if len(faces) == 1 and "faceName" not in first:
-        return CardRecord(
-            name=name,
-            oracle_id=identifiers.get("scryfallOracleId"),
-            layout=first.get("layout"),
-            mana_cost=first.get("manaCost"),
-            mana_value=mana_value,
-            type_line=first["type"],
-            supertypes=first.get("supertypes") or [],
-            types=first.get("types") or [],
-            subtypes=first.get("subtypes") or [],
-            oracle_text=first.get("text"),
-            power=first.get("power"),
-            toughness=first.get("toughness"),
-            loyalty=first.get("loyalty"),
-            defense=first.get("defense"),
-            color_identity=first.get("colorIdentity"),
-            colors=first.get("colors"),
-            commander_legality=commander,
-        )
-    face_records = [_face(face) for face in faces]
-    return CardRecord(
+    card = CardRecord(
         name=name,
         oracle_id=identifiers.get("scryfallOracleId"),
         layout=first.get("layout"),
-        mana_cost=fields.card_mana_cost(first.get("layout"), [face.mana_cost for face in face_records]),
+        mana_cost=first.get("manaCost"),
         mana_value=mana_value,
-        type_line=" // ".join(face.type_line or "" for face in face_records),
-        supertypes=fields.union([face.get("supertypes") for face in faces]),
-        types=fields.union([face.get("types") for face in faces]),
-        subtypes=fields.union([face.get("subtypes") for face in faces]),
-        oracle_text="\n//\n".join(face.oracle_text for face in face_records if face.oracle_text) or None,
+        type_line=first["type"],
+        supertypes=first.get("supertypes") or [],
+        types=first.get("types") or [],
+        subtypes=first.get("subtypes") or [],
+        oracle_text=first.get("text"),
         power=first.get("power"),
         toughness=first.get("toughness"),
         loyalty=first.get("loyalty"),
         defense=first.get("defense"),
         color_identity=first.get("colorIdentity"),
-        colors=fields.union([face.get("colors") for face in faces]),
+        colors=first.get("colors"),
         commander_legality=commander,
-        faces=face_records,
     )
+    if len(faces) == 1 and "faceName" not in first:
+        return card
+    # Several faces: cost, type line, types, text and colours cover them all; the rest is the front face's.
+    card.faces = [_face(face) for face in faces]
+    card.mana_cost = fields.card_mana_cost(card.layout, [face.mana_cost for face in card.faces])
+    card.type_line = fields.card_type_line(card.faces)
+    card.supertypes = fields.union([face.get("supertypes") for face in faces])
+    card.types = fields.union([face.get("types") for face in faces])
+    card.subtypes = fields.union([face.get("subtypes") for face in faces])
+    card.oracle_text = fields.card_oracle_text(card.faces)
+    card.colors = fields.union([face.get("colors") for face in faces])
+    return card
 
 
 def _face(face: dict[str, Any]) -> FaceRecord:

@@ -6,12 +6,13 @@ ninjutsu lists "Ninjutsu" although it has none itself. So we read the text, one 
 keyword abilities sit on their own line (or in a comma-separated keyword line), followed by optional
 reminder text in parentheses.
 
-Pure functions over strings, no I/O: the importers call :func:`recognise` once per card face.
+Pure functions over strings, no I/O: the importers call :func:`recognise_abilities` once per card face.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mtgkb.iris import slugify
@@ -216,16 +217,19 @@ def recognise_abilities(oracle_text: str | None, name: str | None = None) -> lis
     if not oracle_text or not _mentions(oracle_text):
         return []
     found: list[RecognisedAbility] = []
-    seen: set[tuple] = set()
     for raw_line in oracle_text.splitlines():
         line = raw_line.strip()
-        if not line or not _mentions(line):
-            continue
-        for ability in _read_line(line, name):
-            if ability.key not in seen:
-                seen.add(ability.key)
-                found.append(ability)
-    return found
+        if line and _mentions(line):
+            found += _read_line(line, name)
+    return distinct_abilities(found)
+
+
+def distinct_abilities(abilities: Iterable[RecognisedAbility]) -> list[RecognisedAbility]:
+    """``abilities`` in order, each :attr:`RecognisedAbility.key` once (the first printing kept)."""
+    found: dict[tuple, RecognisedAbility] = {}
+    for ability in abilities:
+        found.setdefault(ability.key, ability)
+    return list(found.values())
 
 
 def split_reminder(line: str) -> tuple[str, str | None]:

@@ -18,7 +18,7 @@ from mtgkb.errors import ImportFileError
 from mtgkb.importers import fields
 from mtgkb.importers.card_import import GraphFile, finish_import
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
-from mtgkb.importers.json_input import describe_json, read_json
+from mtgkb.importers.json_input import read_json, require_kind
 from mtgkb.importers.oracle_abilities import face_type_lines, parse_type_line
 from mtgkb.progress import Progress
 
@@ -42,8 +42,7 @@ def import_scryfall(
     if progress:
         progress(f"reading {path}")
     cards, skipped = read_cards(read_json(path, EXPECTED_CARDS, HINT), path, progress)
-    parts = [GraphFile("scryfall-cards.nq", "scryfall-cards", "Scryfall card import", path, cards=cards)]
-    files = [path]
+    parts = [GraphFile("scryfall-cards", "Scryfall card import", path, cards=cards)]
     without_card = 0
     if rulings_path is not None:
         rulings_path = Path(rulings_path)
@@ -51,33 +50,24 @@ def import_scryfall(
             progress(f"reading {rulings_path}")
         raw = read_rulings(read_json(rulings_path, EXPECTED_RULINGS, HINT), rulings_path)
         rulings, without_card = match_rulings(raw, cards)
-        parts.append(
-            GraphFile(
-                "scryfall-rulings.nq",
-                "scryfall-rulings",
-                "Scryfall rulings import",
-                rulings_path,
-                rulings=rulings,
-            )
-        )
-        files.append(rulings_path)
-    return finish_import("scryfall", files, parts, started, progress, skipped, without_card)
+        parts.append(GraphFile("scryfall-rulings", "Scryfall rulings import", rulings_path, rulings=rulings))
+    return finish_import("scryfall", parts, started, progress, skipped, without_card)
+
+
+# What to do with a file of another kind than the one expected where it was given.
+_ADVICE = {
+    "a Scryfall rulings file": (
+        "pass a rulings file with --rulings: 'mtgkb import scryfall CARDS --rulings FILE'"
+    ),
+    "a Scryfall card file": "pass the card file first: 'mtgkb import scryfall CARDS --rulings FILE'",
+    "an MTGJSON": "MTGJSON AtomicCards files are imported with 'mtgkb import mtgjson FILE'",
+}
 
 
 def _objects(document: Any, path: Path, expected: str, wanted: str) -> list[Any]:
-    kind = describe_json(document)
-    if isinstance(document, dict) and document.get("object") == "list":
-        document = document.get("data")
-    if kind != wanted or not isinstance(document, list):
-        hint = HINT
-        if kind == "a Scryfall rulings file":
-            hint = "pass a rulings file with --rulings: 'mtgkb import scryfall CARDS --rulings FILE'"
-        elif kind == "a Scryfall card file":
-            hint = "pass the card file first: 'mtgkb import scryfall CARDS --rulings FILE'"
-        elif kind and kind.startswith("an MTGJSON"):
-            hint = "MTGJSON AtomicCards files are imported with 'mtgkb import mtgjson FILE'"
-        raise ImportFileError(f"{path} is {kind or 'JSON of another kind'}, not {expected}", hint)
-    return document
+    require_kind(document, path, wanted, expected, HINT, _ADVICE)
+    # Both Scryfall kinds are a JSON list, bare or as the "data" of a list object.
+    return document["data"] if isinstance(document, dict) else document
 
 
 def read_cards(document: Any, path: Path, progress: Progress | None = None) -> tuple[list[CardRecord], int]:
@@ -119,7 +109,7 @@ def _card(obj: dict[str, Any]) -> CardRecord:
     if raw_faces is not None and not (isinstance(raw_faces, list) and raw_faces):
         raise fields.BadRecord("'card_faces' should be a non-empty list")
     faces = [_face(fields.record(face, "a card face")) for face in raw_faces or ()]
-    type_line = fields.text(obj, "type_line") or " // ".join(face.type_line or "" for face in faces)
+    type_line = fields.text(obj, "type_line") or fields.card_type_line(faces)
     if not type_line:
         raise fields.BadRecord("it has no 'type_line'")
     mana_cost = fields.text(obj, "mana_cost") or fields.card_mana_cost(
@@ -127,9 +117,7 @@ def _card(obj: dict[str, Any]) -> CardRecord:
     )
     if not faces and " // " in name:
         faces = _faces_from_names(name, type_line, mana_cost)
-    oracle_text = fields.text(obj, "oracle_text") or (
-        "\n//\n".join(face.oracle_text for face in faces if face.oracle_text) or None
-    )
+    oracle_text = fields.text(obj, "oracle_text") or fields.card_oracle_text(faces)
     front = faces[0] if faces else None
     oracle_id = fields.text(obj, "oracle_id")
     if oracle_id is None and raw_faces:
