@@ -20,6 +20,7 @@ from pathlib import Path
 from mtgkb import __version__
 from mtgkb.errors import MtgkbError
 from mtgkb.paths import data_dir
+from mtgkb.progress import Progress
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
 SCRYFALL_BULK_DATA = "https://api.scryfall.com/bulk-data"
@@ -109,8 +110,9 @@ def find_rules_text_url(page_url: str = RULES_PAGE) -> str:
 def fetch_rules(
     page_url: str = RULES_PAGE,
     download_progress: DownloadProgress | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> FetchResult:
+    """Download the Comprehensive Rules text linked from ``page_url`` and import it."""
     from mtgkb.importers.cr_import import import_rules
 
     url = find_rules_text_url(page_url)
@@ -133,8 +135,10 @@ def scryfall_bulk_files(listing_url: str = SCRYFALL_BULK_DATA) -> dict[str, str]
 def fetch_cards(
     listing_url: str = SCRYFALL_BULK_DATA,
     download_progress: DownloadProgress | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> FetchResult:
+    """Download the oracle cards (and the rulings, when listed) of the Scryfall bulk-data listing at
+    ``listing_url`` and import them."""
     from mtgkb.importers.scryfall import import_scryfall
 
     files = scryfall_bulk_files(listing_url)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,6 +14,13 @@ from mtgkb import __version__
 from mtgkb.errors import MtgkbError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+#: A file a command reads: click checks that it exists before the command runs.
+input_file = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+def quiet_option(silenced: str = "progress messages") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--quiet``/``-q``, passed to the command as ``quiet``: no ``silenced`` on stderr."""
+    return click.option("--quiet", "-q", is_flag=True, help=f"No {silenced} on stderr.")
 
 
 class _Group(click.Group):

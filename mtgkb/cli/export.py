@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, json_option, progress_reporter, quiet_option
+from mtgkb.errors import MtgkbError
+from mtgkb.output import diagnostic, emit, to_jsonable
 
 _FORMATS = ("ttl", "nt", "jsonld", "trig", "graphml", "gexf", "dot", "cyjs")
 
@@ -26,7 +29,7 @@ _FORMATS = ("ttl", "nt", "jsonld", "trig", "graphml", "gexf", "dot", "cyjs")
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE (default stdout)."
 )
 @click.option("--graph", "graph_name", metavar="NAME", help="Only this named graph, e.g. data/turn.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress or summary on stderr.")
+@quiet_option("progress or summary")
 @json_option
 def export(fmt: str, output: Path | None, graph_name: str | None, quiet: bool, as_json: bool) -> None:
     """Export the knowledge base as RDF or as a graph for Gephi, yEd, Graphviz or Cytoscape.
@@ -45,7 +48,6 @@ def export(fmt: str, output: Path | None, graph_name: str | None, quiet: bool, a
     from mtgkb.export import export as export_kb
     from mtgkb.export import resolve_graph
     from mtgkb.nquads import atomic_text_file
-    from mtgkb.output import diagnostic, emit, to_jsonable
     from mtgkb.store import open_kb
     from mtgkb.text.export import render_summary
 
@@ -56,16 +58,12 @@ def export(fmt: str, output: Path | None, graph_name: str | None, quiet: bool, a
         summary = export_kb(kb, fmt, sys.stdout, graph, progress)
         sys.stdout.flush()
         if not quiet:
-            import json
-
             diagnostic(json.dumps(to_jsonable(summary)) if as_json else render_summary(summary))
         return
     try:
         with atomic_text_file(output) as stream:
             summary = export_kb(kb, fmt, stream, graph, progress)
     except OSError as error:
-        from mtgkb.errors import MtgkbError
-
         raise MtgkbError(f"cannot write {output}: {error.strerror or error}") from error
     summary.output = str(output)
     if not quiet or as_json:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.output import emit
+
+if TYPE_CHECKING:
+    from mtgkb.fetch import DownloadProgress, FetchResult
+    from mtgkb.progress import Progress
 
 
 @cli.group()
@@ -18,7 +23,7 @@ def fetch() -> None:
 
 
 @contextmanager
-def _progress_bar(quiet: bool) -> Iterator[object]:
+def _progress_bar(quiet: bool) -> Iterator[DownloadProgress]:
     """A download progress callback drawing one bar per file on stderr."""
     bars: dict[str, object] = {}
 
@@ -41,6 +46,15 @@ def _progress_bar(quiet: bool) -> Iterator[object]:
             bar.__exit__(None, None, None)
 
 
+def _download_and_import(
+    fetch_and_import: Callable[[str, DownloadProgress, Progress | None], FetchResult], url: str, as_json: bool
+) -> None:
+    """Run one of the library's fetch functions with progress on stderr (none with --json)."""
+    with _progress_bar(as_json) as bar:
+        result = fetch_and_import(url, bar, progress_reporter(as_json))
+    emit(result, as_json)
+
+
 @fetch.command("rules")
 @click.option("--url", default=None, help="The rules page, or the .txt file itself.")
 @json_option
@@ -53,9 +67,7 @@ def fetch_rules_command(url: str | None, as_json: bool) -> None:
     """
     from mtgkb.fetch import RULES_PAGE, fetch_rules
 
-    with _progress_bar(as_json) as bar:
-        result = fetch_rules(url or RULES_PAGE, bar, progress_reporter(as_json))
-    emit(result, as_json)
+    _download_and_import(fetch_rules, url or RULES_PAGE, as_json)
 
 
 @fetch.command("cards")
@@ -70,6 +82,4 @@ def fetch_cards_command(url: str | None, as_json: bool) -> None:
     """
     from mtgkb.fetch import SCRYFALL_BULK_DATA, fetch_cards
 
-    with _progress_bar(as_json) as bar:
-        result = fetch_cards(url or SCRYFALL_BULK_DATA, bar, progress_reporter(as_json))
-    emit(result, as_json)
+    _download_and_import(fetch_cards, url or SCRYFALL_BULK_DATA, as_json)

@@ -6,16 +6,14 @@ from pathlib import Path
 
 import click
 
-from mtgkb.cli import json_option, progress_reporter
+from mtgkb.cli import input_file, json_option, progress_reporter, quiet_option
 from mtgkb.cli.imports import import_group
 from mtgkb.output import emit
 
-_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-
 
 @import_group.command("mtgjson")
-@click.argument("file", type=_FILE)
-@click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
+@click.argument("file", type=input_file)
+@quiet_option()
 @json_option
 def import_mtgjson_command(file: Path, quiet: bool, as_json: bool) -> None:
     """Import an MTGJSON AtomicCards file (JSON, plain or .gz).
@@ -34,9 +32,11 @@ def import_mtgjson_command(file: Path, quiet: bool, as_json: bool) -> None:
 
 
 @import_group.command("scryfall")
-@click.argument("file", type=_FILE)
-@click.option("--rulings", "rulings", type=_FILE, default=None, help="A Scryfall rulings file to import too.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
+@click.argument("file", type=input_file)
+@click.option(
+    "--rulings", "rulings", type=input_file, default=None, help="A Scryfall rulings file to import too."
+)
+@quiet_option()
 @json_option
 def import_scryfall_command(file: Path, rulings: Path | None, quiet: bool, as_json: bool) -> None:
     """Import Scryfall cards (oracle-cards or a card list) and rulings.

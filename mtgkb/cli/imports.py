@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, input_file, json_option, progress_reporter, quiet_option
 from mtgkb.output import emit
 
 
@@ -27,8 +27,8 @@ def import_group() -> None:
 
 
 @import_group.command("rules")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
+@click.argument("file", type=input_file)
+@quiet_option()
 @json_option
 def import_rules_command(file: Path, quiet: bool, as_json: bool) -> None:
     """Import a Comprehensive Rules text file (one edition).

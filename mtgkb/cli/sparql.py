@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.output import emit
 
 # For query results --json means the W3C SPARQL results JSON, not a dump of our dataclass.
 results_json_option = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
@@ -53,7 +54,6 @@ def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) 
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
     """
     from mtgkb.named_queries import expand_prefixed, parse_param_options
-    from mtgkb.output import emit
     from mtgkb.sparql import read_query_argument, run_query
     from mtgkb.store import open_kb
 
@@ -74,7 +74,6 @@ def queries(as_json: bool) -> None:
       mtgkb queries
     """
     from mtgkb.named_queries import catalogue
-    from mtgkb.output import emit
 
     emit(catalogue(), as_json)
 
@@ -94,7 +93,6 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], as_json: bool) ->
       mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
     """
     from mtgkb.named_queries import get_query, parse_param_options, run_named
-    from mtgkb.output import emit
     from mtgkb.store import open_kb
 
     output_format = _format(fmt, as_json)
