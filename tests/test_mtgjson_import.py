@@ -192,6 +192,8 @@ def _bad_files(tmp_path: Path, shared_data: Path) -> dict[str, Path]:
     files["truncated json"].write_bytes(gzip.decompress(raw)[:100_000])
     files["scryfall list"] = tmp_path / "commanders.json"
     files["scryfall list"].write_bytes((shared_data / SCRYFALL_FILE).read_bytes())
+    files["keywords"] = tmp_path / "Keywords.json"
+    files["keywords"].write_bytes((shared_data / "reference" / "mtgjson-Keywords-20260202.json").read_bytes())
     return files
 
 
@@ -208,6 +210,8 @@ def test_wrong_kinds_of_file_exit_2_and_change_nothing(small_import: Path, share
             assert "Traceback" not in result.stderr
             if kind == "scryfall list":
                 assert "mtgkb import scryfall" in result.stderr
+            if kind == "keywords":
+                assert "an MTGJSON Keywords file" in result.stderr
         assert user_state() == before
 
 

@@ -90,13 +90,14 @@ def describe_json(document: Any) -> str | None:
         if isinstance(data, dict) and "meta" in document:
             if isinstance(data.get("cards"), list):
                 return "an MTGJSON set file"
+            # Keywords.json holds lists too, so it is told apart before AtomicCards by its keys.
+            if {"abilityWords", "keywordAbilities"} & set(data):
+                return "an MTGJSON Keywords file"
             sample = next(iter(data.values()), None)
             if isinstance(sample, list):
                 return "an MTGJSON AtomicCards file"
             if isinstance(sample, dict) and "cards" in sample:
                 return "an MTGJSON AllPrintings file"
-            if {"abilityWords", "keywordAbilities"} & set(data):
-                return "an MTGJSON Keywords file"
             return "an MTGJSON file"
         if isinstance(document.get("cards"), list):
             return "a card list"

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import mint, rule_iri
+from mtgkb.iris import namespace, rule_iri
 from mtgkb.lookups.common import kind_of, rule_number, rule_sort_key, sorted_numbers, with_iri
 from mtgkb.vocab import V
 
 if TYPE_CHECKING:
     from mtgkb.store import KnowledgeBase
 
-_EDITION_GRAPH = mint("graph", "cr", "2000-01-01")[: -len("2000-01-01")]
+_EDITION_GRAPH = namespace("graph") + "cr/"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _FORMAT_HINT = "a rule number looks like 702, 702.49 or 702.49d (section, rule, subrule)"
 _IMPORT_HINT = "import the Comprehensive Rules with 'mtgkb import rules FILE' or 'mtgkb fetch rules'"
