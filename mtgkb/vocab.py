@@ -21,6 +21,7 @@ SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
 oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility
 instantiates abilityCost abilityText partnerText partnerWithName partnerWith grants grantedTo
+changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate
 prohibitsAction exemptsAction

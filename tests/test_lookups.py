@@ -289,6 +289,21 @@ def test_bundled_yuriko_has_commander_ninjutsu_citing_702_49d(kb) -> None:
     assert "702.49d" in card.cites
 
 
+def test_bundled_silver_fur_master_has_ninjutsu_and_changes_ninjutsu(kb) -> None:
+    from mtgkb.text.lookups import render_card
+
+    card = card_report(kb, "Silver-Fur Master")
+    ninjutsu = mint("mechanic", "ninjutsu")
+    (changing,) = [a for a in card.abilities if a.changes]
+    assert changing.changes.iri == ninjutsu
+    assert changing.changes.label == "Ninjutsu"
+    # It changes ninjutsu without being ninjutsu, so the ninjutsu rules are not its rules.
+    assert changing.mechanic is None and changing.rules == []
+    (own,) = [a for a in card.abilities if a.mechanic and a.mechanic.iri == ninjutsu]
+    assert own.cost == "{U}{B}" and own.changes is None
+    assert "changes: Ninjutsu" in render_card(card)
+
+
 def test_bundled_rule_702_49d_is_cited_by_commander_ninjutsu(kb) -> None:
     cited = {n.iri for n in rule_report(kb, "702.49d").cited_by}
     assert mint("mechanic", "commander-ninjutsu") in cited

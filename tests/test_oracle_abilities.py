@@ -20,8 +20,11 @@ from mtgkb.importers.oracle_abilities import (
 
 def _found(record: dict, text_field: str) -> tuple[set[str], set[str], set[str]]:
     recognition = recognise(record[text_field], record["type_line"], record["name"])
-    own = {a.mechanic for a in recognition.abilities if a.granted_to is None}
-    granted = {a.mechanic for a in recognition.abilities if a.granted_to is not None}
+    # An ability that changes a mechanic's abilities is no category of the subset: the card does not
+    # have the mechanic through it. Those are checked on their own below.
+    kept = [a for a in recognition.abilities if not a.changes]
+    own = {a.mechanic for a in kept if a.granted_to is None}
+    granted = {a.mechanic for a in kept if a.granted_to is not None}
     roles = {"background"} if recognition.is_background else set()
     return own, granted, roles
 
@@ -50,6 +53,47 @@ def test_the_2026_oracle_wording_reads_the_same_way(shared_data: Path) -> None:
     assert _mismatches(records, "oracle_text_scryfall_2026_04", "categories_scryfall_2026_04") == []
 
 
+def test_silver_fur_master_is_the_one_subset_card_that_changes_a_mechanic(shared_data: Path) -> None:
+    changing = {}
+    for record in load_subset(shared_data):
+        for field in ("oracle_text", "oracle_text_scryfall_2026_04"):
+            for ability in recognise_abilities(record.get(field), record["name"]):
+                if ability.changes:
+                    changing.setdefault(record["name"], set()).add((ability.mechanic, ability.cost))
+    assert changing == {"Silver-Fur Master": {("ninjutsu", None)}}
+
+
+def test_silver_fur_master_has_ninjutsu_and_changes_ninjutsu(shared_data: Path) -> None:
+    record = next(r for r in load_subset(shared_data) if r["name"] == "Silver-Fur Master")
+    abilities = recognise_abilities(record["oracle_text"], record["name"])
+    assert [(a.mechanic, a.cost, a.changes) for a in abilities] == [
+        ("ninjutsu", "{U}{B}", False),
+        ("ninjutsu", None, True),
+    ]
+    own, changing = abilities
+    assert own.key != changing.key
+    assert changing.label == "Changes the cost of Ninjutsu abilities"
+    assert changing.text in record["oracle_text"].splitlines()
+
+
+@pytest.mark.parametrize(
+    ("text", "mechanic"),
+    [
+        ("Ninjutsu abilities you activate cost {1} less to activate.", "ninjutsu"),
+        ("Commander ninjutsu abilities you activate cost {2} more to activate.", "commander-ninjutsu"),
+    ],
+)
+def test_a_line_that_changes_ninjutsu_is_not_a_ninjutsu_ability(text: str, mechanic: str) -> None:
+    (ability,) = recognise_abilities(text)
+    assert (ability.mechanic, ability.cost, ability.changes, ability.granted_to) == (
+        mechanic,
+        None,
+        True,
+        None,
+    )
+    assert ability.text == text
+
+
 def test_keyword_arrays_would_have_been_wrong(shared_data: Path) -> None:
     """The point of reading the text: "partner with" cards list "Partner", friends-forever cards list
     nothing, and the ninjutsu grant is listed as the card's own ninjutsu."""
@@ -73,7 +117,11 @@ def test_costs_are_read_from_the_text_of_each_card(shared_data: Path) -> None:
     checked = 0
     for record in load_subset(shared_data):
         for ability in recognise_abilities(record["oracle_text"], record["name"]):
-            if ability.mechanic in {"ninjutsu", "commander-ninjutsu"} and ability.granted_to is None:
+            if (
+                ability.mechanic in {"ninjutsu", "commander-ninjutsu"}
+                and ability.granted_to is None
+                and not ability.changes
+            ):
                 assert ability.text.startswith(ability.label), record["name"]
                 # The reminder text repeats the cost: "Ninjutsu {1}{U} ({1}{U}, Return ...".
                 if "(" in ability.text:
@@ -107,7 +155,9 @@ def test_keywords_with_costs(text: str, expected: tuple[str, str | None]) -> Non
         "Fixed commander ninjutsu {3}{B}{G} (It's commander ninjutsu, except ...)",
         "Fixed commander ninjutsu — {B}{B}, Discard a card (It's like commander ninjutsu ...)",
         "Whenever you activate a ninjutsu ability, look at the top three cards of your library.",
-        "Ninjutsu abilities you activate cost {1} less to activate.",
+        "Ninjutsu spells you cast cost {1} less to cast.",
+        "Spells you cast with sneak cost {1} less to cast.",
+        "Web-slinging abilities you activate cost {1} less to activate.",
         "If this spell was kicked, it has split second.",
         "Sneak Attack — Whenever this creature attacks, roll a d20.",
         "Flying, split second level up {1}{W}",

@@ -77,6 +77,7 @@ def finish_import(
     built = build(progress=progress)
     abilities = sum((result.counts.abilities for result in written), Counter())
     granted = sum((result.counts.granted for result in written), Counter())
+    changing = sum((result.counts.changing for result in written), Counter())
     return CardImportSummary(
         source=source,
         files=[str(part.source_file) for part in parts],
@@ -84,6 +85,7 @@ def finish_import(
         faces=sum(result.counts.faces for result in written),
         abilities=dict(sorted(abilities.items())),
         granted_abilities=dict(sorted(granted.items())),
+        changing_abilities=dict(sorted(changing.items())),
         rulings=sum(result.rulings for result in written),
         rulings_without_card=rulings_without_card + sum(result.rulings_without_card for result in written),
         unresolved_partners=[pair for result in written for pair in result.counts.unresolved_partners],

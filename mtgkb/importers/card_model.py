@@ -70,6 +70,7 @@ class CardImportSummary:
     faces: int
     abilities: dict[str, int]
     granted_abilities: dict[str, int]
+    changing_abilities: dict[str, int]  # mechanic -> abilities that change its abilities (their cost)
     rulings: int
     rulings_without_card: int
     unresolved_partners: list[str]

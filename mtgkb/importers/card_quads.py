@@ -39,6 +39,7 @@ class CardCounts:
     faces: int = 0
     abilities: Counter[str] = field(default_factory=Counter)
     granted: Counter[str] = field(default_factory=Counter)
+    changing: Counter[str] = field(default_factory=Counter)
     unresolved_partners: list[str] = field(default_factory=list)
 
 
@@ -170,6 +171,17 @@ def _write_abilities(
         return mint("ability", card_name, slug) if n == 1 else mint("ability", card_name, slug, str(n))
 
     for ability in abilities:
+        if ability.changes:
+            # A static ability that changes how the mechanic's abilities work (their cost): the card
+            # does not have the mechanic, so the node links to it but does not instantiate it.
+            node = allocate(f"changes-{ability.mechanic}")
+            add(card, V.hasAbility, f"<{node}>")
+            add(node, RDF_TYPE, _STATIC_ABILITY)
+            add(node, RDFS_LABEL, literal(ability.label))
+            add(node, V.changesMechanic, f"<{mint('mechanic', ability.mechanic)}>")
+            add(node, V.abilityText, literal(ability.text))
+            counts.changing[ability.mechanic] += 1
+            continue
         if ability.granted_to is not None:
             # The card has a static ability that gives the keyword to other objects; the keyword
             # ability it grants is a node of its own, which the card does not have.

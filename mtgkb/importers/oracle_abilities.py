@@ -78,6 +78,15 @@ _GRANT = re.compile(
     rf"(?:\s+(?P<mana>{_MANA})|{_DASH}(?P<text>[^.]+))\.?$",
     re.IGNORECASE,
 )
+# "Ninjutsu abilities you activate cost {1} less to activate." (Silver-Fur Master): a static ability
+# that changes the cost of every ability of a mechanic. Only keywords that are activated abilities
+# belong here; sneak and web-slinging are ways to cast spells, and their cost changers speak of spells.
+_ACTIVATED_KEYWORDS = {"commander ninjutsu": "commander-ninjutsu", "ninjutsu": "ninjutsu"}
+_CHANGE = re.compile(
+    rf"^(?P<keyword>{'|'.join(re.escape(k) for k in _ACTIVATED_KEYWORDS)}) abilities you activate"
+    r" cost .+? (?:less|more) to activate\.?$",
+    re.IGNORECASE,
+)
 _SIMPLE = {
     "partner": "partner",
     "split second": "split-second",
@@ -92,7 +101,9 @@ class RecognisedAbility:
 
     ``mechanic`` is a mechanic slug (``mechanic/<slug>``). For an ability that *grants* a keyword to
     other objects (Satoru Umezawa), ``granted_to`` names them and ``mechanic``/``cost`` describe the
-    granted ability; the card itself does not have it.
+    granted ability; the card itself does not have it. For an ability that ``changes`` the abilities
+    of a mechanic (Silver-Fur Master makes ninjutsu cheaper), ``mechanic`` is the changed mechanic and
+    the card does not have that mechanic either.
     """
 
     mechanic: str
@@ -101,11 +112,20 @@ class RecognisedAbility:
     partner_with_name: str | None = None
     granted_to: str | None = None
     text: str = ""
+    changes: bool = False
 
     @property
-    def key(self) -> tuple[str, str | None, str | None, str | None, str | None]:
-        """Two printings of one ability (both faces of a reversible card) have the same key."""
-        return (self.mechanic, self.cost, self.partner_text, self.partner_with_name, self.granted_to)
+    def key(self) -> tuple[str, str | None, str | None, str | None, str | None, bool]:
+        """Two printings of one ability (both faces of a reversible card) have the same key; changing
+        ninjutsu and having it are different abilities."""
+        return (
+            self.mechanic,
+            self.cost,
+            self.partner_text,
+            self.partner_with_name,
+            self.granted_to,
+            self.changes,
+        )
 
     @property
     def keyword(self) -> str:
@@ -118,6 +138,8 @@ class RecognisedAbility:
     def label(self) -> str:
         """How the ability reads in short: "Ninjutsu {1}{U}", "Partner—Survivors"."""
         keyword = self.keyword
+        if self.changes:
+            return f"Changes the cost of {keyword} abilities"
         if self.partner_text is not None:
             return keyword
         if self.partner_with_name is not None:
@@ -289,6 +311,9 @@ def _read_body(body: str, line: str, name: str | None) -> RecognisedAbility | No
     ability = _read_keyword(body, line)
     if ability is not None:
         return ability
+    match = _CHANGE.match(body)
+    if match:
+        return RecognisedAbility(_ACTIVATED_KEYWORDS[match.group("keyword").lower()], changes=True, text=line)
     match = _GRANT.match(body)
     if match:
         cost = match.group("mana") or match.group("text")

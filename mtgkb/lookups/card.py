@@ -57,6 +57,9 @@ class AbilityInfo:
     granted_to: str | None
     grants: list[AbilityInfo] = field(default_factory=list)
     rules: list[RuleRef] = field(default_factory=list)  # cited by the ability or by its mechanic
+    # The mechanic whose abilities this one changes (Silver-Fur Master: ninjutsu costs less); the
+    # changed mechanic's rules are not this ability's rules, so they are not in ``rules``.
+    changes: MechanicRef | None = None
 
 
 @dataclass
@@ -231,7 +234,16 @@ def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:
         granted_to=node.first(V.grantedTo),
         grants=grants,
         rules=_rule_refs(graph, cited),
+        changes=_changed(graph, node.first(V.changesMechanic)),
     )
+
+
+def _changed(graph: Graph, iri: str | None) -> MechanicRef | None:
+    """Only iri and label: the card query reads the changed mechanic's label along with the ability's
+    triples, but not the mechanic's own triples, and one more query is not worth a keyword."""
+    if iri is None:
+        return None
+    return MechanicRef(iri=iri, label=graph.label(iri), keyword=None)
 
 
 def _add_timing(kb: KnowledgeBase, abilities: list[AbilityInfo]) -> None:

@@ -24,6 +24,10 @@ def render_card_import(summary: CardImportSummary) -> str:
     rows += [
         [mechanic, count, "granted to other cards"] for mechanic, count in summary.granted_abilities.items()
     ]
+    rows += [
+        [mechanic, count, "changes abilities of this mechanic (their cost)"]
+        for mechanic, count in summary.changing_abilities.items()
+    ]
     if rows:
         lines += ["", "Abilities read from the Oracle text:", table(["mechanic", "abilities", "note"], rows)]
     notes = []

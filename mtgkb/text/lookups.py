@@ -93,6 +93,8 @@ def _ability(ability: AbilityInfo, indent: int, oracle_text: str) -> list[str]:
         if ability.mechanic.variant_of:
             mechanic += f" (a kind of {', '.join(ability.mechanic.variant_of)})"
         details.append(f"mechanic: {mechanic}")
+    if ability.changes:
+        details.append(f"changes: {ability.changes.label or ability.changes.iri}")
     if ability.cost:
         details.append(f"cost {ability.cost}")
     if ability.partner_text:
