@@ -130,3 +130,23 @@ def user_state() -> dict[str, Any]:
     }
     kb = open_kb()
     return {"files": files, "fingerprint": fingerprint(all_sources()), "graphs": kb.meta["graphs"]}
+
+
+def oracle_card(record: dict) -> dict:
+    """A Scryfall oracle-cards object made from a subset record."""
+    return {
+        "object": "card",
+        "oracle_id": record["scryfall_oracle_id"],
+        "name": record["name"],
+        "layout": record.get("layout") or "normal",
+        "mana_cost": record["mana_cost"] or "",
+        "cmc": record["mana_value"],
+        "type_line": record["type_line"],
+        "oracle_text": record["oracle_text"],
+        "colors": record["colors"],
+        "color_identity": record["color_identity"],
+        "keywords": record.get("keywords") or [],
+        "power": record.get("power"),
+        "toughness": record.get("toughness"),
+        "legalities": {"commander": (record.get("commander_legality") or "legal").lower()},
+    }

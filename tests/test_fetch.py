@@ -11,6 +11,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from card_pool import oracle_card
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
@@ -62,32 +63,12 @@ def test_fetch_rules_follows_the_rules_page_link_and_imports(site, user_dirs, sh
     assert "command zone" in json.dumps(json.loads(rule.stdout))
 
 
-def _oracle_card(record: dict) -> dict:
-    """A Scryfall oracle-cards object made from a subset record."""
-    return {
-        "object": "card",
-        "oracle_id": record["scryfall_oracle_id"],
-        "name": record["name"],
-        "layout": record.get("layout") or "normal",
-        "mana_cost": record["mana_cost"],
-        "cmc": record["mana_value"],
-        "type_line": record["type_line"],
-        "oracle_text": record["oracle_text"],
-        "colors": record["colors"],
-        "color_identity": record["color_identity"],
-        "keywords": record.get("keywords") or [],
-        "power": record.get("power"),
-        "toughness": record.get("toughness"),
-        "legalities": {"commander": record.get("commander_legality") or "legal"},
-    }
-
-
 def test_fetch_cards_reads_the_bulk_data_listing_and_imports(site, user_dirs, shared_data: Path) -> None:
     base, root = site
     subset = json.loads((shared_data / "cards" / "subset-ninjutsu-partner.json").read_text())
     records = [r for r in subset["cards"] if r.get("scryfall_oracle_id") and r.get("mana_cost") is not None]
     yuriko = next(r for r in records if r["name"] == "Yuriko, the Tiger's Shadow")
-    (root / "oracle-cards.json").write_text(json.dumps([_oracle_card(r) for r in records]))
+    (root / "oracle-cards.json").write_text(json.dumps([oracle_card(r) for r in records]))
     rulings = [
         {
             "object": "ruling",

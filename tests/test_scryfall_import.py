@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from card_pool import expected_slugs, load_subset, user_dirs, user_state
+from card_pool import expected_slugs, load_subset, oracle_card, user_dirs, user_state
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
@@ -116,26 +116,6 @@ def test_sneak_and_web_slinging_costs_are_read(commanders) -> None:
         assert [row["cost"] for row in rows] == [cost], name
 
 
-def _oracle_card(record: dict) -> dict:
-    """A Scryfall oracle-cards object made from a subset record."""
-    return {
-        "object": "card",
-        "oracle_id": record["scryfall_oracle_id"],
-        "name": record["name"],
-        "layout": record.get("layout") or "normal",
-        "mana_cost": record["mana_cost"] or "",
-        "cmc": record["mana_value"],
-        "type_line": record["type_line"],
-        "oracle_text": record["oracle_text"],
-        "colors": record["colors"],
-        "color_identity": record["color_identity"],
-        "keywords": record.get("keywords") or [],
-        "power": record.get("power"),
-        "toughness": record.get("toughness"),
-        "legalities": {"commander": (record.get("commander_legality") or "legal").lower()},
-    }
-
-
 def _two_faced_card(atomic: dict) -> dict:
     """A modal double-faced card from the MTGJSON snapshot, as Scryfall writes one: card_faces."""
     name, faces = next(
@@ -174,7 +154,7 @@ def bulk_files(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> t
     records = [r for r in load_subset(shared_data) if r.get("scryfall_oracle_id") and r["layout"] == "normal"]
     atomic = json.loads(gzip.decompress((shared_data / MTGJSON_FILE).read_bytes()))
     token = {"object": "card", "name": "Ninja", "layout": "token", "type_line": "Token Creature — Ninja"}
-    cards = [_oracle_card(r) for r in records] + [_two_faced_card(atomic), token]
+    cards = [oracle_card(r) for r in records] + [_two_faced_card(atomic), token]
     rulings = [
         {
             "object": "ruling",
