@@ -30,6 +30,7 @@ _KIND_BY_CLASS = [
     (V.Zone, "zone"),
     (V.Requirement, "requirement"),
     (V.RulesConcept, "concept"),
+    (V.CopyRule, "concept"),  # the store does no subclass inference
     (V.Ability, "ability"),
     (V.ActivatedAbility, "ability"),
     (V.StaticAbility, "ability"),
