@@ -77,25 +77,22 @@ _RULING_TEXT = "SELECT ?s ?text WHERE { ?s a mtgkb:Ruling ; mtgkb:summary|mtgkb:
 # ------------------------------------------------------------------- the bundled knowledge base
 
 
-def test_every_card_is_found_by_the_longest_word_of_its_name(kb) -> None:
-    cards = kb.select("SELECT ?s ?name WHERE { ?s a mtgkb:Card ; mtgkb:name ?name }")
-    assert cards
-    for card in cards:
-        word = max(_tokens(card["name"]), key=len)
-        total, found = _found(kb, word, "card")
-        expected = _holders(kb, _CARD_TEXT, word)
-        assert card["s"] in found, word
-        assert (total, found) == (len(expected), expected), word
-
-
-def test_every_rule_summary_finds_its_rule(kb) -> None:
-    rules = kb.select("SELECT ?s ?summary WHERE { ?s mtgkb:ruleNumber [] ; mtgkb:summary ?summary }")
-    assert rules
-    for rule in rules:
-        word = max(_tokens(rule["summary"]), key=len)
-        total, found = _found(kb, word, "rule")
-        expected = _holders(kb, _RULE_TEXT, word)
-        assert rule["s"] in found, word
+@pytest.mark.parametrize(
+    ("nodes", "text_query", "kind"),
+    [
+        ("SELECT ?s ?text WHERE { ?s a mtgkb:Card ; mtgkb:name ?text }", _CARD_TEXT, "card"),
+        ("SELECT ?s ?text WHERE { ?s mtgkb:ruleNumber [] ; mtgkb:summary ?text }", _RULE_TEXT, "rule"),
+    ],
+    ids=["every card by the longest word of its name", "every rule by the longest word of its summary"],
+)
+def test_a_node_is_found_by_the_longest_word_of_its_text(kb, nodes: str, text_query: str, kind: str) -> None:
+    rows = kb.select(nodes)
+    assert rows
+    for row in rows:
+        word = max(_tokens(row["text"]), key=len)
+        total, found = _found(kb, word, kind)
+        expected = _holders(kb, text_query, word)
+        assert row["s"] in found, word
         assert (total, found) == (len(expected), expected), word
 
 
