@@ -1,6 +1,7 @@
 """Judge scenarios, written as data: tests/scenarios/*.json.
 
-Each file holds one scenario: a sentence naming it, the situation (an mtgkb command run with --json),
+Each file holds one scenario: a sentence naming it, the situation (an mtgkb command run with --json,
+and for the verdict commands the game state as ``game``, handed to the command as ``--situation -``),
 what the answer must say (checks on paths into the JSON), the citations the answer must carry and the
 source of the expected answer. A path is dot-separated; ``*`` walks every item of a list and the
 values found are compared as a set (``set``), searched (``includes`` / ``excludes``), must all
@@ -76,7 +77,13 @@ def matches(item: Any, row: dict[str, Any]) -> bool:
 def test_scenario(scenario_file: Path, kb) -> None:
     scenario = json.loads(scenario_file.read_text(encoding="utf-8"))
     assert scenario["scenario"] and scenario["source"], "every scenario names itself and its source"
-    result = CliRunner().invoke(cli, [*scenario["situation"]["command"], "--json"])
+    situation = scenario["situation"]
+    arguments = [*situation["command"], "--json"]
+    game = None
+    if "game" in situation:
+        arguments += ["--situation", "-"]
+        game = json.dumps(situation["game"])
+    result = CliRunner().invoke(cli, arguments, input=game)
     assert result.exit_code == scenario.get("exit_code", 0), result.stderr
     answer = json.loads(result.stdout)
     for expectation in scenario["expect"]:

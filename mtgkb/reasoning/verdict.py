@@ -1,0 +1,50 @@
+"""The contract every verdict shares: an answer, one check per requirement evaluated, and the rules
+the answer rests on. Commands add their own fields (cost, candidates, outcome, ...) by subclassing
+:class:`Verdict`; the JSON shape of these three fields and the exit status (0 yes, 1 no) never vary."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+_RULE_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?$")
+
+
+@dataclass
+class Check:
+    """One requirement evaluated against the situation."""
+
+    check: str  # what was checked, in a few words
+    holds: bool
+    because: str  # why it holds or fails, in terms of the situation
+    cites: list[str] = field(default_factory=list)  # rule numbers, "702.49a"
+
+
+@dataclass
+class Verdict:
+    answer: bool
+    checks: list[Check]
+    cites: list[str]
+
+
+def rule_order(number: str) -> tuple[int, int, str]:
+    """Book order: 702.9 before 702.49, 702.49 before 702.49a."""
+    match = _RULE_NUMBER.match(number)
+    if not match:
+        return (10**6, 0, number)
+    section, rule, letters = match.groups()
+    return (int(section), int(rule) if rule is not None else -1, letters or "")
+
+
+def all_cites(checks: Iterable[Check], *more: Iterable[str]) -> list[str]:
+    """Every rule number the checks and ``more`` cite, once each, in book order."""
+    numbers = {n for c in checks for n in c.cites}
+    for extra in more:
+        numbers.update(extra)
+    return sorted(numbers, key=rule_order)
+
+
+def decide(checks: list[Check]) -> bool:
+    """Yes only when there is something to check and every check holds."""
+    return bool(checks) and all(c.holds for c in checks)

@@ -1,0 +1,27 @@
+"""The part of every verdict's text that is the same across commands: the answer, then each check
+with a mark, its reason and its rules, then every rule the verdict rests on."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mtgkb.reasoning.verdict import Verdict
+
+WIDTH = 100
+
+
+def verdict_lines(verdict: Verdict, question: str) -> list[str]:
+    """``question`` ("Can Ninja of the Deep Hours be activated now?") answered, with its checks."""
+    lines = [f"{question} {'YES' if verdict.answer else 'NO'}", ""]
+    for check in verdict.checks:
+        mark = "ok " if check.holds else "NO "
+        cites = f"  [CR {', '.join(check.cites)}]" if check.cites else ""
+        lines.append(f"  {mark} {check.check}{cites}")
+        lines += textwrap.wrap(check.because, WIDTH, initial_indent=" " * 7, subsequent_indent=" " * 7)
+    return lines
+
+
+def cites_line(verdict: Verdict) -> str:
+    return "Cites CR " + ", ".join(verdict.cites) if verdict.cites else "Cites no rule"
