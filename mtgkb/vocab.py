@@ -33,6 +33,9 @@ requiresCardType requiresSupertype requiresSubtype requiresOnlyListedSubtypes re
 requiresAttacking requiresBlockedStatus requiresTapped requiresEmptyStack
 countsAction countsFromZone taxPerCount
 copiableValue notCopiable
+CopyEffect CopyException copyMode copyTarget copyCondition hasCopyException exceptionKind
+copyCharacteristic exceptionValue copiesWhat objectRelation requiresAnyCardType excludesSupertype
+requiresOther requiresToken isTargeted requiresEnteredFrom
 ruleNumber title summary text parentRule refersTo inEdition effectiveDate sourceFile
 glossaryTerm definesRules
 rulingDate rulingSource aboutCard mentions

@@ -240,7 +240,9 @@ def test_card_file_holds_one_card_named_by_its_slug(path: Path) -> None:
             f"{ability} is not under {name}'s slug"
         )
         kinds = set(graph.objects(ability, RDF.type))
-        assert kinds & {u(V.KeywordAbility), u(V.StaticAbility)}, f"{ability} has no ability class"
+        assert kinds & {u(V.KeywordAbility), u(V.StaticAbility), u(V.TriggeredAbility)}, (
+            f"{ability} has no ability class"
+        )
         assert one(graph, ability, RDFS.label), f"{ability} has no rdfs:label"
         if u(V.KeywordAbility) in kinds:
             mechanics = list(graph.objects(ability, u(V.instantiates)))

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.oracle_abilities import RecognisedAbility, distinct_abilities, recognise_abilities
+from mtgkb.importers.oracle_copy import write_copy_effects
 from mtgkb.iris import card_iri, mint, ruling_iri
 from mtgkb.nquads import XSD, QuadWriter, iri, literal
 from mtgkb.progress import Progress, Ticker
@@ -41,6 +42,7 @@ class CardCounts:
     granted: Counter[str] = field(default_factory=Counter)
     changing: Counter[str] = field(default_factory=Counter)
     unresolved_partners: list[str] = field(default_factory=list)
+    copy_effects: int = 0
 
 
 def card_abilities(record: CardRecord) -> list[RecognisedAbility]:
@@ -126,6 +128,7 @@ def write_cards(
         abilities = card_abilities(record)
         if abilities:
             _write_abilities(add, card, record.name, abilities, iri_by_name, counts)
+        counts.copy_effects += write_copy_effects(add, card, record.name, record.texts())
         counts.cards += 1
         if number % 1000 == 0:
             ticker.update(number)
