@@ -37,6 +37,14 @@ ruleNumber title summary text parentRule refersTo inEdition effectiveDate source
 glossaryTerm definesRules
 rulingDate rulingSource aboutCard mentions
 citesRule fromSource importedAt recordCount
+RequirementSubject SourceObject CostObject GameState appliesTo requiresPriority requiresCommander
+requiresNotCardType
+waivedByCardType waivedByMechanic KeywordForm PlainKeyword CostKeyword keywordForm
+grantedInZone grantedToCardType grantedOnlyToYours costReduction costIncrease
+Outcome hasOutcome onlyWhen
+Situation Player GameObject currentStep activePlayer priorityPlayer hasPlayer hasObject inZone owner
+controller representsCard isToken isTapped attacks blockedStatus isCommander stackIndex availableMana
+castsFromCommandZone Verdict Check aboutSituation answer hasCheck evaluates holds because
 """
 
 
@@ -76,6 +84,7 @@ PREFIXES = {
     "zone": "https://w3id.org/mtgkb/zone/",
     "cr": "https://w3id.org/mtgkb/cr/",
     "requirement": "https://w3id.org/mtgkb/requirement/",
+    "outcome": "https://w3id.org/mtgkb/outcome/",
     "concept": "https://w3id.org/mtgkb/concept/",
     "ruling": "https://w3id.org/mtgkb/ruling/",
     "ability": "https://w3id.org/mtgkb/ability/",
