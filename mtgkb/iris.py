@@ -21,6 +21,9 @@ KINDS = frozenset(
         "ability",  # ability/<card slug>/<mechanic or ability slug>[/<n>]
         "mechanic",  # mechanic/ninjutsu
         "requirement",  # requirement/unblocked-attacker-you-control
+        "outcome",  # outcome/ninja-enters-unblocked: something that follows from using a mechanic
+        "situation",  # situation/<8 hex of the situation's hash>[/player|object/<name or n>]
+        "verdict",  # verdict/<8 hex of the situation's hash>/<question slug>[/check/<n>]
         "concept",  # concept/commander-tax: a rules claim that is not a mechanic
         "phase",  # phase/combat
         "step",  # step/declare-blockers

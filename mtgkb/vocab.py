@@ -33,13 +33,21 @@ requiresCardType requiresSupertype requiresSubtype requiresOnlyListedSubtypes re
 requiresAttacking requiresBlockedStatus requiresTapped requiresEmptyStack
 countsAction countsFromZone taxPerCount
 copiableValue notCopiable
-CopyEffect CopyException copyMode copyTarget copyCondition hasCopyException exceptionKind
+CopyEffect CopyException CopiedObject copyMode copyTarget copyCondition hasCopyException exceptionKind
 copyCharacteristic exceptionValue copiesWhat objectRelation requiresAnyCardType excludesSupertype
 requiresOther requiresToken isTargeted requiresEnteredFrom
 ruleNumber title summary text parentRule refersTo inEdition effectiveDate sourceFile
 glossaryTerm definesRules
 rulingDate rulingSource aboutCard mentions
 citesRule fromSource importedAt recordCount
+RequirementSubject SourceObject CostObject GameState appliesTo requiresPriority requiresCommander
+requiresNotCardType
+waivedByCardType waivedByMechanic KeywordForm PlainKeyword CostKeyword keywordForm
+grantedInZone grantedToCardType grantedOnlyToYours costReduction costIncrease
+Outcome hasOutcome onlyWhen
+Situation Player GameObject currentStep activePlayer priorityPlayer hasPlayer hasObject inZone owner
+controller representsCard isToken isTapped attacks blockedStatus isCommander stackIndex availableMana
+castsFromCommandZone Verdict Check aboutSituation answer hasCheck evaluates holds because
 """
 
 
@@ -79,6 +87,7 @@ PREFIXES = {
     "zone": "https://w3id.org/mtgkb/zone/",
     "cr": "https://w3id.org/mtgkb/cr/",
     "requirement": "https://w3id.org/mtgkb/requirement/",
+    "outcome": "https://w3id.org/mtgkb/outcome/",
     "concept": "https://w3id.org/mtgkb/concept/",
     "ruling": "https://w3id.org/mtgkb/ruling/",
     "ability": "https://w3id.org/mtgkb/ability/",

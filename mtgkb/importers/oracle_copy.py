@@ -530,6 +530,7 @@ def write_copy_effect(
         add(node, V.copyCondition, f"<{condition}>")
         add(condition, RDF_TYPE, _REQUIREMENT)
         add(condition, RDFS_LABEL, literal(effect.condition.text))
+        add(condition, V.appliesTo, f"<{V.SourceObject}>")
         if effect.condition.entered_from:
             add(condition, V.requiresEnteredFrom, f"<{mint('zone', effect.condition.entered_from)}>")
         if effect.condition.attacking is not None:
@@ -550,6 +551,7 @@ def _write_target(add: Callable[[str, str, str], None], node: str, target: CopyT
     add(node, RDF_TYPE, _REQUIREMENT)
     add(node, RDFS_LABEL, literal(target.phrase or "the copied object"))
     add(node, V.copiesWhat, literal(target.phrase))
+    add(node, V.appliesTo, f"<{V.CopiedObject}>")
     for value in target.any_card_type:
         add(node, V.requiresAnyCardType, literal(value))
     for value in target.subtypes:
