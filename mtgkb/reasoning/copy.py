@@ -341,9 +341,9 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str, depth: int
     if obj.copy_of is not None:
         inner_obj = obj.copy_of
         if isinstance(inner_obj, dict):
-            from mtgkb.reasoning.copy_situation import _battlefield_object
+            from mtgkb.reasoning.copy_situation import battlefield_object
 
-            inner_obj = _battlefield_object(obj.player, inner_obj, lambda n: resolve_card(kb, n)[0])
+            inner_obj = battlefield_object(obj.player, inner_obj, lambda n: resolve_card(kb, n)[0])
         inner = copiable_values_of(kb, inner_obj, depth + 1)
         values = inner.values
         inherited = list(inner.inherited)
@@ -623,7 +623,7 @@ def _relation_check(
 def _zone_phrase(zone: str) -> str:
     return {
         "battlefield": "on the battlefield",
-        "hand": "in a hand",
+        "hand": "in its owner's hand",
         "graveyard": "in a graveyard",
         "exile": "in exile",
         "library": "in a library",
@@ -866,19 +866,31 @@ def _find_target(
     """The target object and, when the situation has it, the copying card's own object."""
     if situation is None:
         return copiable_values_of(kb, resolve_card(kb, target_name)[0]), None
-    source = next((o for o in situation.objects if o.card == card.name and o.zone == "battlefield"), None)
+    # The copying card is the object of its name that is not itself a copy of something: a Clone
+    # that copied Grizzly Bears is a target, not the source.
+    source = next(
+        (
+            o
+            for o in situation.objects
+            if o.card == card.name and o.zone == "battlefield" and o.copy_of is None and not o.face_down
+        ),
+        None,
+    )
     wanted = target_name.strip().lower()
-    candidates = [
+    try:
+        canonical = resolve_card(kb, target_name)[0]
+    except MtgkbError:
+        canonical = None
+    named = [
         o
         for o in situation.objects
-        if o is not source and ((o.token or "").lower() == wanted or (o.card or "").lower() == wanted)
+        if (o.token or "").lower() == wanted
+        or (o.card or "").lower() == wanted
+        or (canonical and o.card == canonical)
     ]
-    if not candidates:
-        try:
-            canonical = resolve_card(kb, target_name)[0]
-        except MtgkbError:
-            canonical = None
-        candidates = [o for o in situation.objects if o is not source and canonical and o.card == canonical]
+    # Another object of that name first; the source itself only when nothing else has the name, so
+    # that "another" and "as it enters" can say no.
+    candidates = [o for o in named if o is not source] or named
     if not candidates:
         listed = ", ".join(o.label for o in situation.objects if o.zone == "battlefield") or "nothing"
         raise CopyInputError(

@@ -143,11 +143,11 @@ def read_situation(data: dict[str, Any], canonical: Any) -> Situation:
             for name in zones.get(zone) or []:
                 objects.append(SituationObject(player, zone, card=canonical(str(name))))
         for raw in zones.get("battlefield") or []:
-            objects.append(_battlefield_object(player, raw, canonical))
+            objects.append(battlefield_object(player, raw, canonical))
     return Situation(turn=data.get("turn"), players=players, objects=objects)
 
 
-def _battlefield_object(player: str, raw: Any, canonical: Any) -> SituationObject:
+def battlefield_object(player: str, raw: Any, canonical: Any) -> SituationObject:
     if isinstance(raw, str):
         raw = {"card": raw}
     if not isinstance(raw, dict) or not (raw.get("card") or raw.get("token")):
