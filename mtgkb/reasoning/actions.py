@@ -378,10 +378,11 @@ def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
     )
 
 
+# VALUES sit inside each branch, so each starts from its bound node rather than from every ruling.
 _RULINGS = """
 SELECT DISTINCT ?ruling ?date ?text ?summary ?about WHERE {
-  { ?ruling mtgkb:aboutCard ?card } UNION { ?ruling mtgkb:mentions ?mechanic }
-  ?ruling a mtgkb:Ruling .
+  { VALUES ?card { CARD } ?ruling mtgkb:aboutCard ?card }
+  UNION { VALUES ?mechanic { MECHANICS } ?ruling mtgkb:mentions ?mechanic }
   OPTIONAL { ?ruling mtgkb:rulingDate ?date }
   OPTIONAL { ?ruling mtgkb:text ?text }
   OPTIONAL { ?ruling mtgkb:summary ?summary }
@@ -396,12 +397,7 @@ def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]
     from mtgkb.store import sparql_iri
 
     mechanics = " ".join(sparql_iri(m) for m in context.rules.mechanic_lineage(way.mechanic))
-    query = _RULINGS.replace(
-        "WHERE {",
-        f"WHERE {{ VALUES ?card {{ {sparql_iri(source.card or way.mechanic)} }} "
-        f"VALUES ?mechanic {{ {mechanics} }}",
-        1,
-    )
+    query = _RULINGS.replace("CARD", sparql_iri(source.card or way.mechanic)).replace("MECHANICS", mechanics)
     notes: dict[tuple, RulingNote] = {}
     for row in context.kb.select(query):
         key = (row["date"], row["text"] or row["summary"])
