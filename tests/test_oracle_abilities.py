@@ -141,12 +141,27 @@ def test_costs_are_read_from_the_text_of_each_card(shared_data: Path) -> None:
         ("Ninjutsu—{B}, Pay 2 life.", ("ninjutsu", "{B}, Pay 2 life")),
         ("Sneak {2}{B}{B} (You may cast this spell for {2}{B}{B} if ...)", ("sneak", "{2}{B}{B}")),
         ("Web-slinging {W}", ("web-slinging", "{W}")),
-        ("Flash, split second", ("split-second", None)),
+        ("Flying, split second", ("split-second", None)),
         ("Split second (As long as this spell is on the stack, ...)", ("split-second", None)),
     ],
 )
 def test_keywords_with_costs(text: str, expected: tuple[str, str | None]) -> None:
     assert [(a.mechanic, a.cost) for a in recognise_abilities(text)] == [expected]
+
+
+def test_a_keyword_line_gives_every_keyword_modelled() -> None:
+    """Flash is modelled (it changes when a card can be cast), so a keyword line yields both."""
+    assert [a.mechanic for a in recognise_abilities("Flash, split second")] == ["flash", "split-second"]
+    assert recognise_abilities("Flashback {2}{R}") == []
+
+
+def test_grants_and_cost_changes_are_read_as_structure() -> None:
+    (grant,) = recognise_abilities("Each creature card in your hand has ninjutsu {2}{U}{B}.")
+    assert (grant.grant_zone, grant.grant_type, grant.grant_yours) == ("hand", "Creature", True)
+    (change,) = recognise_abilities("Ninjutsu abilities you activate cost {1} less to activate.")
+    assert (change.change_amount, change.change_less) == ("{1}", True)
+    (dearer,) = recognise_abilities("Commander ninjutsu abilities you activate cost {2} more to activate.")
+    assert (dearer.mechanic, dearer.change_amount, dearer.change_less) == ("commander-ninjutsu", "{2}", False)
 
 
 @pytest.mark.parametrize(

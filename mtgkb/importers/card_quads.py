@@ -182,6 +182,9 @@ def _write_abilities(
             add(node, RDF_TYPE, _STATIC_ABILITY)
             add(node, RDFS_LABEL, literal(ability.label))
             add(node, V.changesMechanic, f"<{mint('mechanic', ability.mechanic)}>")
+            if ability.change_amount:
+                change = V.costReduction if ability.change_less else V.costIncrease
+                add(node, change, literal(ability.change_amount))
             add(node, V.abilityText, literal(ability.text))
             counts.changing[ability.mechanic] += 1
             continue
@@ -196,6 +199,12 @@ def _write_abilities(
             add(static, V.abilityText, literal(ability.text))
             add(static, V.grants, f"<{granted}>")
             add(static, V.grantedTo, literal(ability.granted_to))
+            if ability.grant_zone:
+                add(static, V.grantedInZone, f"<{mint('zone', ability.grant_zone)}>")
+            if ability.grant_type:
+                add(static, V.grantedToCardType, _term(ability.grant_type))
+            if ability.grant_yours:
+                add(static, V.grantedOnlyToYours, _term(True))
             _write_keyword(add, granted, ability)
             counts.granted[ability.mechanic] += 1
             continue

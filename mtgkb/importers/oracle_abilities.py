@@ -11,10 +11,12 @@ Pure functions over strings, no I/O: the importers call :func:`recognise_abiliti
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mtgkb.importers.keyword_table import KeywordTable, keyword_table
 from mtgkb.iris import slugify
 
 #: The "partner—[text]" abilities the Comprehensive Rules list (702.124i); each has its own mechanic
@@ -23,76 +25,59 @@ KNOWN_PARTNER_TEXTS = {
     slugify(text): text for text in ("Character select", "Father & son", "Friends forever", "Survivors")
 }
 
-#: Keyword as printed (lower case) -> mechanic slug, for the keywords followed by a cost.
-_COST_KEYWORDS = {
-    "commander ninjutsu": "commander-ninjutsu",
-    "ninjutsu": "ninjutsu",
-    "sneak": "sneak",
-    "web-slinging": "web-slinging",
-}
-_KEYWORD_LABELS = {
-    "commander-ninjutsu": "Commander ninjutsu",
-    "ninjutsu": "Ninjutsu",
-    "sneak": "Sneak",
-    "web-slinging": "Web-slinging",
-    "split-second": "Split second",
-    "partner": "Partner",
+#: Labels of the partner keywords read by code below (their forms carry a name or a text).
+_PARTNER_LABELS = {
     "partner-with": "Partner with",
-    "choose-a-background": "Choose a Background",
-    "doctors-companion": "Doctor's companion",
+    "partner-text": "Partner",
 }
 
 SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Host", "Elite", "Token"})
 
 # Cheap first test: most cards mention none of our mechanics and skip the per-line work. Substring
 # tests on the lower-cased text are several times faster than one case-insensitive regex.
-_MENTIONS = (
-    "ninjutsu",
-    "partner",
-    "sneak",
-    "web-slinging",
-    "split second",
-    "background",
-    "companion",
-    "friends",
-)
+_PARTNER_WORDS = ("partner", "friends")
 
 
-def _mentions(text: str) -> bool:
-    lowered = text.lower()
-    return any(word in lowered for word in _MENTIONS)
+def _mentions(text: str, table: KeywordTable) -> bool:
+    lowered = text.lower().replace("\u2019", "'")
+    return any(word in lowered for word in _PARTNER_WORDS) or any(word in lowered for word in table.words)
 
 
 _DASH = r"(?:\s*[—–]\s*|\s+-\s+)"
 _MANA = r"(?:\{[^{}]+\})+"
-_KEYWORD_NAMES = "|".join(re.escape(k) for k in _COST_KEYWORDS)
-# "Ninjutsu {1}{U}" or, for a cost that is not only mana, "Ninjutsu—{B}, Discard a card."
-_COST_KEYWORD = re.compile(
-    rf"^(?P<keyword>{_KEYWORD_NAMES})(?:{_DASH}(?P<text>.+?)|\s+(?P<mana>{_MANA}))\.?$", re.IGNORECASE
-)
 _PARTNER_WITH = re.compile(r"^partner with\s+(?P<name>.+?)\.?$", re.IGNORECASE)
 _PARTNER_TEXT = re.compile(rf"^partner{_DASH}(?P<text>.+?)\.?$", re.IGNORECASE)
-# "Each creature card in your hand has ninjutsu {2}{U}{B}." (Satoru Umezawa)
-_GRANT = re.compile(
-    rf"^(?P<who>[^.]+?)\s+(?:has|have)\s+(?P<keyword>{_KEYWORD_NAMES})"
-    rf"(?:\s+(?P<mana>{_MANA})|{_DASH}(?P<text>[^.]+))\.?$",
-    re.IGNORECASE,
+# Who a granted keyword goes to, when we can say it as structure: "each creature card in your hand".
+_GRANTEE = re.compile(
+    r"^each (?P<type>[a-z]+) card in your (?P<zone>hand|graveyard|library|exile)$", re.IGNORECASE
 )
-# "Ninjutsu abilities you activate cost {1} less to activate." (Silver-Fur Master): a static ability
-# that changes the cost of every ability of a mechanic. Only keywords that are activated abilities
-# belong here; sneak and web-slinging are ways to cast spells, and their cost changers speak of spells.
-_ACTIVATED_KEYWORDS = {"commander ninjutsu": "commander-ninjutsu", "ninjutsu": "ninjutsu"}
-_CHANGE = re.compile(
-    rf"^(?P<keyword>{'|'.join(re.escape(k) for k in _ACTIVATED_KEYWORDS)}) abilities you activate"
-    r" cost .+? (?:less|more) to activate\.?$",
-    re.IGNORECASE,
-)
-_SIMPLE = {
-    "partner": "partner",
-    "split second": "split-second",
-    "choose a background": "choose-a-background",
-    "doctor's companion": "doctors-companion",
-}
+
+
+@functools.cache
+def _patterns(table: KeywordTable) -> tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The cost-keyword, grant and cost-change patterns for ``table``'s keywords, longest first
+    ("commander ninjutsu" before "ninjutsu")."""
+    names = "|".join(re.escape(k) for k in sorted(table.cost, key=len, reverse=True)) or "(?!)"
+    # "Ninjutsu {1}{U}" or, for a cost that is not only mana, "Ninjutsu—{B}, Discard a card."
+    cost = re.compile(
+        rf"^(?P<keyword>{names})(?:{_DASH}(?P<text>.+?)|\s+(?P<mana>{_MANA}))\.?$", re.IGNORECASE
+    )
+    # "Each creature card in your hand has ninjutsu {2}{U}{B}." (Satoru Umezawa)
+    grant = re.compile(
+        rf"^(?P<who>[^.]+?)\s+(?:has|have)\s+(?P<keyword>{names})"
+        rf"(?:\s+(?P<mana>{_MANA})|{_DASH}(?P<text>[^.]+))\.?$",
+        re.IGNORECASE,
+    )
+    # "Ninjutsu abilities you activate cost {1} less to activate." (Silver-Fur Master): a static
+    # ability that changes the cost of every ability of a mechanic. Only activated keywords belong
+    # here; sneak and web-slinging are ways to cast spells, whose cost changers speak of spells.
+    activated = "|".join(re.escape(k) for k in sorted(table.activated, key=len, reverse=True)) or "(?!)"
+    change = re.compile(
+        rf"^(?P<keyword>{activated}) abilities you activate"
+        rf" cost (?P<amount>{_MANA}) (?P<direction>less|more) to activate\.?$",
+        re.IGNORECASE,
+    )
+    return cost, grant, change
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +98,12 @@ class RecognisedAbility:
     granted_to: str | None = None
     text: str = ""
     changes: bool = False
+    printed_keyword: str | None = None  # the keyword as the mechanic node spells it
+    grant_zone: str | None = None  # zone slug the granted ability is given in ("hand")
+    grant_type: str | None = None  # card type it is given to ("Creature")
+    grant_yours: bool = False  # given only to the granting card's controller's objects
+    change_amount: str | None = None  # "{1}": how much a cost change adds or takes off
+    change_less: bool = True  # a reduction (True) or an increase (False)
 
     @property
     def key(self) -> tuple[str, str | None, str | None, str | None, str | None, bool]:
@@ -132,7 +123,7 @@ class RecognisedAbility:
         """The keyword as printed at the start of a line: "Ninjutsu", "Partner with"."""
         if self.partner_text is not None:
             return f"Partner—{self.partner_text}"
-        return _KEYWORD_LABELS.get(self.mechanic, self.mechanic)
+        return self.printed_keyword or _PARTNER_LABELS.get(self.mechanic, self.mechanic)
 
     @property
     def label(self) -> str:
@@ -234,15 +225,19 @@ def recognise(oracle_text: str | None, type_line: str | None, name: str | None =
     )
 
 
-def recognise_abilities(oracle_text: str | None, name: str | None = None) -> list[RecognisedAbility]:
-    """Every ability we model in ``oracle_text``, in printed order, without repeats."""
-    if not oracle_text or not _mentions(oracle_text):
+def recognise_abilities(
+    oracle_text: str | None, name: str | None = None, table: KeywordTable | None = None
+) -> list[RecognisedAbility]:
+    """Every ability we model in ``oracle_text``, in printed order, without repeats; the keywords
+    are those of ``table`` (default: the mechanic nodes of the curated data)."""
+    table = table or keyword_table()
+    if not oracle_text or not _mentions(oracle_text, table):
         return []
     found: list[RecognisedAbility] = []
     for raw_line in oracle_text.splitlines():
         line = raw_line.strip()
-        if line and _mentions(line):
-            found += _read_line(line, name)
+        if line and _mentions(line, table):
+            found += _read_line(line, name, table)
     return distinct_abilities(found)
 
 
@@ -272,26 +267,24 @@ def split_reminder(line: str) -> tuple[str, str | None]:
     return line, None
 
 
-def _read_line(line: str, name: str | None) -> list[RecognisedAbility]:
+def _read_line(line: str, name: str | None, table: KeywordTable) -> list[RecognisedAbility]:
     body, _reminder = split_reminder(line)
     body = " ".join(body.replace("\u2019", "'").split())
     if not body:
         return []
-    whole = _read_body(body, line, name)
+    whole = _read_body(body, line, name, table)
     if whole is not None:
         return [whole]
     # A keyword line such as "Flying, ninjutsu {1}{U}": every comma-separated part must be a
     # keyword for this to be a keyword line, so sentences with commas are left alone.
     if ", " in body and "." not in body:
-        parts = [_read_keyword(part.strip(), line) for part in body.split(", ")]
+        parts = [_read_keyword(part.strip(), line, table) for part in body.split(", ")]
         return [ability for ability in parts if ability is not None]
     return []
 
 
-def _read_body(body: str, line: str, name: str | None) -> RecognisedAbility | None:
+def _read_body(body: str, line: str, name: str | None, table: KeywordTable) -> RecognisedAbility | None:
     lowered = body.lower()
-    if lowered in _SIMPLE:
-        return RecognisedAbility(_SIMPLE[lowered], text=line)
     if lowered == "friends forever":
         # The older wording of partner—Friends forever (same ability, reworded in 2026).
         return RecognisedAbility("partner-friends-forever", partner_text="Friends forever", text=line)
@@ -308,31 +301,48 @@ def _read_body(body: str, line: str, name: str | None) -> RecognisedAbility | No
         if known is not None:
             return RecognisedAbility(f"partner-{slugify(known)}", partner_text=known, text=line)
         return RecognisedAbility("partner-text", partner_text=text, text=line)
-    ability = _read_keyword(body, line)
+    ability = _read_keyword(body, line, table)
     if ability is not None:
         return ability
-    match = _CHANGE.match(body)
+    _cost, grant, change = _patterns(table)
+    match = change.match(body)
     if match:
-        return RecognisedAbility(_ACTIVATED_KEYWORDS[match.group("keyword").lower()], changes=True, text=line)
-    match = _GRANT.match(body)
+        slug = table.cost[match.group("keyword").lower()]
+        return RecognisedAbility(
+            slug,
+            changes=True,
+            text=line,
+            printed_keyword=table.labels.get(slug),
+            change_amount=match.group("amount"),
+            change_less=match.group("direction").lower() == "less",
+        )
+    match = grant.match(body)
     if match:
         cost = match.group("mana") or match.group("text")
         who = match.group("who").strip()
+        slug = table.cost[match.group("keyword").lower()]
+        grantee = _GRANTEE.match(who)
         return RecognisedAbility(
-            _COST_KEYWORDS[match.group("keyword").lower()],
+            slug,
             cost=cost.strip(),
             granted_to=who[:1].lower() + who[1:],
             text=line,
+            printed_keyword=table.labels.get(slug),
+            grant_zone=grantee.group("zone").lower() if grantee else None,
+            grant_type=grantee.group("type").capitalize() if grantee else None,
+            grant_yours=bool(grantee),
         )
     return None
 
 
-def _read_keyword(part: str, line: str) -> RecognisedAbility | None:
-    """A cost keyword ("Ninjutsu {1}{U}") or "split second" on its own."""
-    if part.lower() == "split second":
-        return RecognisedAbility("split-second", text=line)
-    match = _COST_KEYWORD.match(part)
+def _read_keyword(part: str, line: str, table: KeywordTable) -> RecognisedAbility | None:
+    """A plain keyword ("Split second", "Flash") or a cost keyword ("Ninjutsu {1}{U}") on its own."""
+    slug = table.plain.get(part.lower())
+    if slug is not None:
+        return RecognisedAbility(slug, text=line, printed_keyword=table.labels.get(slug))
+    match = _patterns(table)[0].match(part)
     if not match:
         return None
     cost = match.group("text") or match.group("mana")
-    return RecognisedAbility(_COST_KEYWORDS[match.group("keyword").lower()], cost=cost.strip(), text=line)
+    slug = table.cost[match.group("keyword").lower()]
+    return RecognisedAbility(slug, cost=cost.strip(), text=line, printed_keyword=table.labels.get(slug))

@@ -19,6 +19,7 @@ class Check:
     holds: bool
     because: str  # why it holds or fails, in terms of the situation
     cites: list[str] = field(default_factory=list)  # rule numbers, "702.49a"
+    evaluates: str | None = None  # IRI of the requirement, mechanic or concept checked, when there is one
 
 
 @dataclass

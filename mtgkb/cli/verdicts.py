@@ -1,0 +1,221 @@
+"""The judge's verdicts on a game situation: can-activate, can-cast, options; and timing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli.verdict_output import emit_verdict
+from mtgkb.output import emit
+
+_STEP_HELP = "The step or main phase, e.g. declare-blockers, precombat-main (instead of a file)."
+
+
+def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """--situation FILE, or the same situation from options for two players, me and opp."""
+    decorators = [
+        click.option(
+            "--situation",
+            "-s",
+            "situation_file",
+            metavar="FILE",
+            help="Situation as JSON or YAML; - reads stdin.",
+        ),
+        click.option("--step", help=_STEP_HELP),
+        click.option(
+            "--turn",
+            type=click.Choice(["me", "opp"]),
+            default="me",
+            show_default=True,
+            help="Whose turn it is.",
+        ),
+        click.option(
+            "--priority",
+            type=click.Choice(["me", "opp"]),
+            help="Who holds priority (default: whose turn it is).",
+        ),
+        click.option(
+            "--zone",
+            type=click.Choice(["hand", "command", "graveyard", "exile", "library", "battlefield"]),
+            default="hand",
+            show_default=True,
+            help="Where the card is.",
+        ),
+        click.option(
+            "--unblocked",
+            multiple=True,
+            metavar="NAME",
+            help="An unblocked attacker (token:NAME for a token).",
+        ),
+        click.option("--blocked", multiple=True, metavar="NAME", help="A blocked attacker."),
+        click.option(
+            "--attacking", multiple=True, metavar="NAME", help="An attacker before blockers are declared."
+        ),
+        click.option(
+            "--tapped", multiple=True, metavar="NAME", help="A tapped creature of mine, not attacking."
+        ),
+        click.option(
+            "--permanent", "battlefield", multiple=True, metavar="NAME", help="Another permanent of mine."
+        ),
+        click.option("--stack", multiple=True, metavar="NAME", help="A spell of the opponent on the stack."),
+        click.option("--mana", metavar="SYMBOLS", help="Mana I can still produce, e.g. '{1}{U}{B}'."),
+        click.option(
+            "--commander-casts",
+            type=click.IntRange(min=0),
+            help="The card is my commander, cast this often from the command zone.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        function = decorator(function)
+    return function
+
+
+def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    function = click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json", "ttl"]),
+        default=None,
+        help="text (default), json, or ttl: the situation and the verdict as RDF.",
+    )(function)
+    return json_option(function)
+
+
+def _situation(card: str | None, options: dict[str, Any]) -> dict[str, Any]:
+    from mtgkb.errors import MtgkbError
+    from mtgkb.reasoning.situation import load_situation
+    from mtgkb.reasoning.situation_options import TableOptions, situation_from_options
+
+    file = options.pop("situation_file")
+    table = {k: v for k, v in options.items() if v not in (None, (), "me", "hand")}
+    if file is not None:
+        if table:
+            raise MtgkbError(
+                "give either --situation FILE or options such as --step, not both",
+                "put everything in the file",
+            )
+        return load_situation(file)
+    if options.get("step") is None:
+        raise MtgkbError(
+            "describe the situation: --situation FILE, or at least --step",
+            "e.g. --step declare-blockers --unblocked 'Goblin Guide'",
+        )
+    return situation_from_options(card, TableOptions(**options))
+
+
+def _emit(kb: Any, verdict: Any, as_json: bool, output_format: str | None) -> None:
+    if output_format == "ttl":
+        from mtgkb.reasoning.verdict_rdf import verdict_turtle
+
+        click.echo(verdict_turtle(kb, verdict), nl=False)
+        if not verdict.answer:
+            raise click.exceptions.Exit(1)
+        return
+    emit_verdict(verdict, as_json or output_format == "json")
+
+
+@cli.command("can-activate")
+@click.argument("card")
+@situation_options
+@click.option("--ability", metavar="NAME", help="Which ability, when the card has several (e.g. ninjutsu).")
+@click.option("--player", metavar="NAME", help="Who activates it (default: whoever holds the card).")
+@format_option
+def can_activate(
+    card: str,
+    ability: str | None,
+    player: str | None,
+    as_json: bool,
+    output_format: str | None,
+    **situation: Any,
+) -> None:
+    """Can CARD's ability (ninjutsu, commander ninjutsu, granted ninjutsu) be activated now?
+
+    Answers yes or no with one check per requirement, each with its rules, the cost (with
+    reductions), the creatures it could return and what follows. Exit 0 yes, 1 no, 2 bad input.
+
+    \b
+    Examples:
+      mtgkb can-activate "Ninja of the Deep Hours" --situation combat.yaml
+      mtgkb can-activate "Ninja of the Deep Hours" --step declare-blockers \
+          --unblocked "Goblin Guide" --mana "{1}{U}"
+      mtgkb can-activate "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \
+          --step combat-damage --unblocked token:Goblin --json
+    """
+    from mtgkb.reasoning.questions import can_activate as run
+    from mtgkb.store import open_kb
+
+    kb = open_kb(progress_reporter())
+    _emit(kb, run(kb, _situation(card, situation), card, ability, player), as_json, output_format)
+
+
+@cli.command("can-cast")
+@click.argument("card")
+@situation_options
+@click.option(
+    "--via", metavar="WAY", help="normal, or an alternative cost the card has (sneak, web-slinging)."
+)
+@click.option("--player", metavar="NAME", help="Who casts it (default: whoever holds the card).")
+@format_option
+def can_cast(
+    card: str, via: str | None, player: str | None, as_json: bool, output_format: str | None, **situation: Any
+) -> None:
+    """Can CARD be cast now, and for what? Timing by card type (instant or flash, else sorcery
+    timing), sneak, web-slinging, split second on the stack and commander tax.
+
+    Without --via the answer is for the cheapest way that works. Exit 0 yes, 1 no, 2 bad input.
+
+    \b
+    Examples:
+      mtgkb can-cast "Lightning Bolt" --step upkeep --turn opp --priority me
+      mtgkb can-cast "Splinter, Hamato Yoshi" --via sneak --step declare-blockers --unblocked "Grizzly Bears"
+      mtgkb can-cast "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \
+          --step precombat-main --json
+    """
+    from mtgkb.reasoning.questions import can_cast as run
+    from mtgkb.store import open_kb
+
+    kb = open_kb(progress_reporter())
+    _emit(kb, run(kb, _situation(card, situation), card, via, player), as_json, output_format)
+
+
+@cli.command("options")
+@situation_options
+@click.option("--player", metavar="NAME", help="Whose options (default: who holds priority).")
+@format_option
+def options_command(player: str | None, as_json: bool, output_format: str | None, **situation: Any) -> None:
+    """Every ninjutsu-family activation or cast a player can make now, with cost and candidates.
+
+    Exit 0 when there is at least one, 1 when there is none, 2 on bad input.
+
+    \b
+    Examples:
+      mtgkb options --situation combat.yaml
+      mtgkb options --situation combat.yaml --player me --json
+    """
+    from mtgkb.reasoning.questions import options as run
+    from mtgkb.store import open_kb
+
+    kb = open_kb(progress_reporter())
+    _emit(kb, run(kb, _situation(None, situation), player), as_json, output_format)
+
+
+@cli.command()
+@click.argument("card")
+@json_option
+def timing(card: str, as_json: bool) -> None:
+    """The steps in which CARD's ninjutsu-family abilities, and casting it, can be used.
+
+    Derived by walking the turn graph with each mechanic's requirements, never from a list of steps.
+
+    \b
+    Examples:
+      mtgkb timing "Ninja of the Deep Hours"
+      mtgkb timing "Lightning Bolt" --json
+    """
+    from mtgkb.reasoning.timing_report import timing_report
+    from mtgkb.store import open_kb
+
+    emit(timing_report(open_kb(progress_reporter()), card), as_json)

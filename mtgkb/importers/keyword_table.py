@@ -1,0 +1,74 @@
+"""The keywords the Oracle-text reader looks for, read from the mechanic nodes of the curated data
+(``mtgkb:keyword`` with ``mtgkb:keywordForm``), so a new mechanic needs a Turtle file, not code.
+
+A plain keyword stands alone or in a comma-separated keyword line ("Flash", "Split second"); a cost
+keyword is followed by its cost ("Ninjutsu {1}{U}"). Whether a cost keyword is an activated ability
+(and so may be named by "... abilities you activate cost {1} less") comes from its mechanic's
+``mtgkb:actionKind``.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from mtgkb.iris import namespace
+from mtgkb.vocab import V
+
+
+@dataclass(frozen=True, eq=False)  # one table per data folder: compared and hashed by identity
+class KeywordTable:
+    plain: dict[str, str]  # keyword, lower case -> mechanic slug
+    cost: dict[str, str]  # keyword, lower case -> mechanic slug
+    activated: frozenset[str]  # lower-case cost keywords whose mechanic is an activated ability
+    labels: dict[str, str]  # mechanic slug -> keyword as printed ("Commander ninjutsu")
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Lower-case keywords, for the cheap "does this text mention any of them" test."""
+        return tuple(sorted({*self.plain, *self.cost}))
+
+
+def keyword_table(root: Path | None = None) -> KeywordTable:
+    """The table for the curated data under ``root`` (default: the repository, or MTGKB_ROOT)."""
+    from mtgkb.paths import repo_root
+
+    return _table((root or repo_root()).resolve())
+
+
+@functools.cache
+def _table(root: Path) -> KeywordTable:
+    import pyoxigraph as ox
+
+    from mtgkb.store import curated_sources
+
+    keywords: dict[str, list[str]] = {}
+    form, kind = {}, {}
+    prefix = namespace("mechanic")
+    for source in curated_sources(root):
+        if source.path.relative_to(root).parts[0] != "data":
+            continue
+        for triple in ox.parse(path=str(source.path), format=ox.RdfFormat.TURTLE):
+            subject, predicate = triple.subject.value, triple.predicate.value
+            if not subject.startswith(prefix):
+                continue
+            slug = subject.removeprefix(prefix)
+            if predicate == V.keyword:
+                keywords.setdefault(slug, []).append(triple.object.value)
+            elif predicate == V.keywordForm:
+                form[slug] = triple.object.value
+            elif predicate == V.actionKind:
+                kind[slug] = triple.object.value
+    plain, cost, activated, labels = {}, {}, set(), {}
+    for slug, printed in keywords.items():
+        # A mechanic with an older wording too ("Friends forever") is labelled by its full keyword.
+        labels[slug] = max(printed, key=len)
+        for word in printed:
+            if form.get(slug) == V.PlainKeyword:
+                plain[word.lower()] = slug
+            elif form.get(slug) == V.CostKeyword:
+                cost[word.lower()] = slug
+                if kind.get(slug) == V.Activate:
+                    activated.add(word.lower())
+    return KeywordTable(plain, cost, frozenset(activated), labels)

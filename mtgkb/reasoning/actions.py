@@ -1,0 +1,440 @@
+"""Verdicts on using a card now: activating one of its abilities, or casting it (the ordinary way or
+through an alternative cost). One way of using a card is a mechanic plus the ability that carries it;
+its verdict is the mechanic's requirements evaluated against the situation, plus what every action
+shares: whether something on the stack forbids it, commander tax and the mana to pay."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.errors import MtgkbError
+from mtgkb.iris import mint
+from mtgkb.reasoning import mana
+from mtgkb.reasoning.evaluate import evaluate, holds_for
+from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
+from mtgkb.reasoning.knowledge import Node, read_cards, read_rules
+from mtgkb.reasoning.situation import GameObject, SituationError, read_situation, resolve_card, zone_iri
+from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide
+from mtgkb.vocab import RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+CASTING = mint("mechanic", "casting")
+_MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
+
+
+@dataclass
+class Candidate:
+    """An object that could pay the cost (the creature ninjutsu would return)."""
+
+    name: str
+    controller: str
+    owner: str
+    token: bool
+    commander: bool
+    attacking: str | None
+    blocked: str | None
+
+
+@dataclass
+class OutcomeEntry:
+    outcome: str
+    summary: str
+    cites: list[str]
+
+
+@dataclass
+class RulingNote:
+    date: str | None
+    text: str | None  # the official wording, once card data is imported
+    summary: str | None  # our own words
+    about: str | None  # the card the ruling is about
+
+
+@dataclass
+class WayTried:
+    ability: str
+    via: str
+    answer: bool
+    cost: str | None
+
+
+@dataclass
+class ActionVerdict(Verdict):
+    question: str
+    card: str
+    player: str
+    action: str  # "activate" or "cast"
+    via: str | None  # the mechanic used, by its slug: "ninjutsu", "casting", "sneak"
+    ability: str | None
+    mechanic: str | None
+    granted_by: str | None
+    cost: str | None
+    life: int
+    candidates: list[Candidate]
+    outcome: list[OutcomeEntry]
+    rulings: list[RulingNote]
+    alternatives: list[WayTried] = field(default_factory=list)
+
+
+@dataclass
+class Way:
+    mechanic: str
+    ability: Node | None  # None for an ordinary cast
+    granted_by: GameObject | None = None
+
+    @property
+    def slug(self) -> str:
+        return self.mechanic.rsplit("/", 1)[-1]
+
+
+@dataclass
+class Context:
+    kb: KnowledgeBase
+    graph: GameGraph
+
+    @property
+    def rules(self):
+        return self.graph.rules
+
+
+def prepare(kb: KnowledgeBase, data: dict[str, Any]) -> Context:
+    """Read the situation, and build its graph with what the knowledge base says of its cards."""
+    situation = read_situation(kb, data)
+    rules = read_rules(kb)
+    cards = {o.card for o in situation.objects if o.card} | {
+        o.copy_of for o in situation.objects if o.copy_of
+    }
+    return Context(kb, build_game_graph(situation, rules, read_cards(kb, cards)))
+
+
+def source_object(context: Context, name: str, player: str | None) -> GameObject:
+    """The object the question is about: the card ``name`` in the situation (a player's, if given)."""
+    situation = context.graph.situation
+    card, display = resolve_card(context.kb, name, "CARD")
+    found = [o for o in situation.objects_of_card(card) if player is None or o.owner == player]
+    if player is not None and player not in situation.players:
+        raise SituationError("--player", f"{player!r} is not a player of the situation")
+    if not found:
+        whose = f"{player}'s " if player else "any "
+        raise SituationError(
+            "",
+            f"{display} is not in {whose}zone of the situation",
+            "list it where it is, e.g. under players.NAME.hand or players.NAME.command",
+        )
+    # The card in a zone it can be used from is the one asked about (a hand beats a graveyard).
+    preference = ["hand", "command", "battlefield", "graveyard", "exile", "library", "stack"]
+    return sorted(found, key=lambda o: preference.index(o.zone))[0]
+
+
+# -- ways of using a card ----------------------------------------------------------------------------
+
+
+def ability_ways(context: Context, source: GameObject, action_kind: str) -> list[Way]:
+    """The card's own abilities and those granted to it whose mechanic is an action of this kind."""
+    graph = context.graph
+    ways = [
+        Way(m, ability)
+        for ability in graph.own_abilities(source)
+        for m in ability.all(V.instantiates)
+        if context.rules.node(m).first(V.actionKind) == action_kind
+    ]
+    for grant in graph.granted.get(source.key, []):
+        ability = graph.cards.get(grant.ability) or Node(grant.ability)
+        for m in ability.all(V.instantiates):
+            if context.rules.node(m).first(V.actionKind) == action_kind:
+                ways.append(Way(m, ability, grant.by))
+    return ways
+
+
+def evaluate_way(context: Context, source: GameObject, player: str, way: Way) -> ActionVerdict:
+    graph, rules = context.graph, context.rules
+    mechanic = rules.node(way.mechanic)
+    action_kind = mechanic.first(V.actionKind)
+    checks: list[Check] = []
+    if way.ability is not None:
+        checks.append(_has_ability(context, source, way))
+    requirements = [evaluate(graph, r, player, source) for r in mechanic.all(V.hasRequirement)]
+    order = {V.SourceObject: 0, V.GameState: 1, V.CostObject: 2}
+    requirements.sort(key=lambda e: order.get(rules.node(e.check.evaluates or "").first(V.appliesTo), 1))
+    checks += [e.check for e in requirements]
+    candidates = [o for e in requirements for o in e.candidates]
+    checks += _prohibitions(context, action_kind)
+    cost, life, cost_checks = _cost(context, source, player, way, action_kind)
+    checks += cost_checks
+    answer = decide(checks)
+    outcome = _outcome(context, mechanic, player, source, candidates) if answer else []
+    verb = "cast" if action_kind == V.Cast else "activate"
+    label = way.ability.first(RDFS_LABEL) if way.ability is not None else None
+    return ActionVerdict(
+        answer=answer,
+        checks=checks,
+        cites=all_cites(checks, *(o.cites for o in outcome)),
+        question=_question(source.name, verb, label, way),
+        card=source.name,
+        player=player,
+        action=verb,
+        via=way.slug,
+        ability=label,
+        mechanic=way.mechanic,
+        granted_by=way.granted_by.name if way.granted_by else None,
+        cost=cost,
+        life=life,
+        candidates=[_candidate(graph, o) for o in candidates],
+        outcome=outcome,
+        rulings=_rulings(context, source, way) if answer else [],
+    )
+
+
+def best_of(verdicts: list[ActionVerdict]) -> ActionVerdict:
+    """The cheapest way that works, or the first way tried when none does; the others listed."""
+    working = [v for v in verdicts if v.answer]
+    chosen = min(working, key=lambda v: _mana_value(v.cost)) if working else verdicts[0]
+    if len(verdicts) > 1:
+        chosen.alternatives = [
+            WayTried(v.ability or "cast normally", v.via or "", v.answer, v.cost)
+            for v in verdicts
+            if v is not chosen
+        ]
+    return chosen
+
+
+def _mana_value(cost: str | None) -> float:
+    if not cost:
+        return 0
+    try:
+        return mana.parse_cost(cost).mana_value
+    except ValueError:
+        return float("inf")
+
+
+def _question(card: str, verb: str, label: str | None, way: Way) -> str:
+    if verb == "cast":
+        how = "" if way.mechanic == CASTING else f" for its {label or way.slug} cost"
+        return f"Can {card} be cast now{how}?"
+    return f"Can {card}'s {label or way.slug} be activated now?"
+
+
+def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
+    label = way.ability.first(RDFS_LABEL) if way.ability is not None else way.slug
+    mechanic = context.rules.node(way.mechanic)
+    if way.granted_by is not None:
+        granter = way.granted_by
+        because = f"{granter.name}, on {granter.controller}'s battlefield, gives {source.name} {label}"
+    else:
+        because = f"{source.name} has {label}"
+    return Check(f"{source.name} has the ability", True, because, _defining_rules(mechanic), way.mechanic)
+
+
+def _defining_rules(mechanic: Node) -> list[str]:
+    """The rules that define the mechanic: its keyword rules (702.x), else all it cites."""
+    from mtgkb.reasoning.verdict import rule_order
+
+    cites = sorted(mechanic.cites, key=rule_order)
+    return [c for c in cites if c.startswith("702.")] or cites
+
+
+def _prohibitions(context: Context, action_kind: str) -> list[Check]:
+    """Mechanics on the stack that forbid this kind of action (split second), found by what they
+    prohibit and exempt, not by name."""
+    graph, rules = context.graph, context.rules
+    on_stack = [o for o in graph.situation.objects if o.zone == "stack"]
+    if not on_stack:
+        return []
+    verb = rules.label(action_kind).lower()
+    for obj in on_stack:
+        for ability in graph.own_abilities(obj):
+            for m in ability.all(V.instantiates):
+                node = rules.node(m)
+                if (
+                    action_kind in node.all(V.prohibitsAction)
+                    and action_kind not in node.all(V.exemptsAction)
+                    and zone_iri("stack") in node.all(V.functionsIn)
+                ):
+                    because = (
+                        f"{obj.name} is on the stack with {rules.label(m).lower()}: while it is there, "
+                        f"nobody may {verb} anything but mana abilities"
+                    )
+                    return [Check("Nothing on the stack forbids it", False, because, node.cites, m)]
+    names = ", ".join(o.name for o in on_stack)
+    because = f"nothing on the stack ({names}) forbids it; {verb} in response is allowed"
+    return [Check("Nothing on the stack forbids it", True, because, ["117.1", "405.1"], None)]
+
+
+def _cost(
+    context: Context, source: GameObject, player: str, way: Way, action_kind: str
+) -> tuple[str | None, int, list[Check]]:
+    rules, graph = context.rules, context.graph
+    printed = (
+        way.ability.first(V.abilityCost) if way.ability is not None else graph.card(source).first(V.manaCost)
+    )
+    if way.ability is None and printed is None:
+        printed = "{0}"
+    if printed is None:
+        return None, 0, []
+    mana_part = _MANA_PREFIX.match(printed)
+    extra = printed[mana_part.end() :].strip(" ,") if mana_part else printed
+    try:
+        total = mana.parse_cost(mana_part.group(0)) if mana_part else mana.Cost(0, ())
+    except ValueError:
+        return printed, 0, []
+    notes, cites = (
+        [f"printed cost {printed}"],
+        ["601.2f", "602.2b" if action_kind == V.Activate else "601.2g"],
+    )
+    checks: list[Check] = []
+    for rule in rules.counting_rules():
+        if zone_iri(source.zone) not in rule.all(V.countsFromZone):
+            continue
+        counted = action_kind in rule.all(V.countsAction)
+        label = rules.label(rule.iri)
+        if counted and source.commander:
+            per = mana.parse_cost(rule.first(V.taxPerCount) or "{0}")
+            tax = mana.times(per, source.commander_casts)
+            total = mana.add(total, tax)
+            zone = rules.label(zone_iri(source.zone))
+            because = (
+                f"{source.name} was cast from the {zone} {source.commander_casts} time(s) before "
+                f"by {player}, so it costs {tax.text()} more"
+            )
+        else:
+            counts = ", ".join(rules.label(a).lower() for a in rule.all(V.countsAction))
+            doing = rules.label(action_kind).lower()
+            because = (
+                f"{label} counts only {counts}, not {doing}: nothing is added and the count does not grow"
+            )
+        checks.append(Check(label[:1].upper() + label[1:], True, because, rule.cites, rule.iri))
+    for changer, ability in _changes(context, player, way.mechanic):
+        for prop, apply in ((V.costReduction, mana.reduce), (V.costIncrease, mana.add)):
+            amount = ability.first(prop)
+            if amount:
+                total = apply(total, mana.parse_cost(amount))
+                word = "less" if prop == V.costReduction else "more"
+                notes.append(f"{changer.name} makes it cost {amount} {word}")
+    cost_text = total.text() + (f", {extra}" if extra else "")
+    available = graph.situation.players[player].mana
+    if any("/" in s for s in total.symbols):
+        cites += ["107.4e"] if any(not s.endswith("/P") for s in total.symbols if "/" in s) else []
+        cites += ["107.4f"] if any(s.endswith("/P") for s in total.symbols) else []
+    if available is None:
+        because = "; ".join(notes) + f"; total {cost_text}; no mana was given, so it is taken as payable"
+        checks.append(Check("The cost can be paid", True, because, cites))
+        return cost_text, 0, checks
+    payment = mana.pay(total, mana.parse_available(available))
+    life = payment.life
+    because = "; ".join(notes) + f"; total {cost_text}; {player} can produce {available}"
+    if payment.payable:
+        because += " which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
+    else:
+        because += ", which is not enough"
+    checks.append(Check("The cost can be paid", payment.payable, because, cites))
+    return cost_text, life, checks
+
+
+def _changes(context: Context, player: str, mechanic: str) -> list[tuple[GameObject, Node]]:
+    """Permanents of ``player`` whose abilities change the cost of this mechanic or one it is a
+    variant of (Silver-Fur Master's discount applies to commander ninjutsu too)."""
+    lineage = set(context.rules.mechanic_lineage(mechanic))
+    found = []
+    for obj in context.graph.situation.objects:
+        if obj.zone != "battlefield" or obj.controller != player:
+            continue
+        for ability in context.graph.own_abilities(obj):
+            if lineage & set(ability.all(V.changesMechanic)):
+                found.append((obj, ability))
+    return found
+
+
+def _outcome(
+    context: Context, mechanic: Node, player: str, source: GameObject, candidates: list[GameObject]
+) -> list[OutcomeEntry]:
+    entries = []
+    for iri in mechanic.all(V.hasOutcome):
+        node = context.rules.node(iri)
+        applies = True
+        for condition in node.all(V.onlyWhen):
+            result = holds_for(context.graph, condition, player, source)
+            applies &= (
+                bool(set(map(id, result)) & set(map(id, candidates))) if isinstance(result, list) else result
+            )
+        if applies:
+            entries.append(OutcomeEntry(context.rules.label(iri), node.first(V.summary) or "", node.cites))
+    return entries
+
+
+def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
+    blocked = {V.Blocked: "blocked", V.Unblocked: "unblocked", V.BlockedStatusUndecided: "undecided"}
+    return Candidate(
+        name=obj.name,
+        controller=obj.controller,
+        owner=obj.owner,
+        token=obj.token,
+        commander=obj.commander,
+        attacking=graph.situation.display(obj.attacking) if obj.attacking else None,
+        blocked=blocked.get(obj.blocked or ""),
+    )
+
+
+# VALUES sit inside each branch, so each starts from its bound node rather than from every ruling.
+_RULINGS = """
+SELECT DISTINCT ?ruling ?date ?text ?summary ?about WHERE {
+  { VALUES ?card { CARD } ?ruling mtgkb:aboutCard ?card }
+  UNION { VALUES ?mechanic { MECHANICS } ?ruling mtgkb:mentions ?mechanic }
+  OPTIONAL { ?ruling mtgkb:rulingDate ?date }
+  OPTIONAL { ?ruling mtgkb:text ?text }
+  OPTIONAL { ?ruling mtgkb:summary ?summary }
+  OPTIONAL { ?ruling mtgkb:aboutCard/mtgkb:name ?about }
+}
+ORDER BY DESC(?date) ?ruling
+LIMIT 40
+"""
+
+
+def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]:
+    from mtgkb.store import sparql_iri
+
+    mechanics = " ".join(sparql_iri(m) for m in context.rules.mechanic_lineage(way.mechanic))
+    query = _RULINGS.replace("CARD", sparql_iri(source.card or way.mechanic)).replace("MECHANICS", mechanics)
+    notes: dict[tuple, RulingNote] = {}
+    for row in context.kb.select(query):
+        key = (row["date"], row["text"] or row["summary"])
+        notes.setdefault(key, RulingNote(row["date"], row["text"], row["summary"], row["about"]))
+    return list(notes.values())
+
+
+def check_ability_name(
+    context: Context, source: GameObject, ways: list[Way], wanted: str | None
+) -> list[Way]:
+    """The ways whose ability is ``wanted`` (its label, keyword or mechanic, any case); a name the
+    card lacks is an input error listing what it has."""
+    if wanted is None:
+        return ways
+    from mtgkb.names import normalise
+
+    key = normalise(wanted)
+    chosen = [
+        w
+        for w in ways
+        if key
+        and any(
+            normalise(text).startswith(key)
+            for text in (
+                w.ability.first(RDFS_LABEL) if w.ability is not None else "",
+                context.rules.label(w.mechanic),
+                context.rules.node(w.mechanic).first(V.keyword) or "",
+            )
+            if text
+        )
+    ]
+    if not chosen:
+        have = ", ".join(
+            sorted({w.ability.first(RDFS_LABEL) or w.slug for w in ways if w.ability is not None})
+        )
+        raise MtgkbError(
+            f"{source.name} has no ability named {wanted!r}",
+            f"its abilities here: {have}" if have else f"{source.name} has no ability of that kind here",
+        )
+    return chosen

@@ -1,0 +1,257 @@
+"""The generic evaluator: one requirement of the graph checked against a game graph.
+
+Each requires* property has one graph pattern, kept as text in ``queries/requirements/<property>.rq``
+with a header saying what the pattern is about (an object or the game), how several values combine
+(any or all) and how to say that it holds or fails. A requirement applies to the object being used,
+to some object chosen to pay a cost (the candidates), or to the game state (``mtgkb:appliesTo``); a
+timing it names adds the timing's own requires* properties; ``waivedBy*`` lifts it for some objects.
+Nothing here knows any mechanic by name.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mtgkb.reasoning.knowledge import REQUIRES, Node, Term
+from mtgkb.reasoning.verdict import Check
+from mtgkb.vocab import V, sparql_prefixes
+
+if TYPE_CHECKING:
+    from mtgkb.reasoning.game_graph import GameGraph
+    from mtgkb.reasoning.situation import GameObject
+
+_FOLDER = Path(__file__).resolve().parents[2] / "queries" / "requirements"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    property: str
+    about_object: bool
+    any_value: bool
+    holds: str
+    fails: str
+    body: str
+
+
+@functools.cache
+def patterns() -> dict[str, Pattern]:
+    """Every pattern file, by the IRI of its property."""
+    found = {}
+    for path in sorted(_FOLDER.glob("*.rq")):
+        header, body = {}, []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("# ") and ":" in line and not body:
+                key, _, value = line[2:].partition(":")
+                header[key.strip()] = value.strip()
+            elif line.strip():
+                body.append(line)
+        prop = getattr(V, header["property"].removeprefix("mtgkb:"))
+        found[prop] = Pattern(
+            prop,
+            header["subject"] == "object",
+            header["combine"] == "any",
+            header["holds"],
+            header["fails"],
+            "\n".join(body),
+        )
+    return found
+
+
+@dataclass
+class Evaluation:
+    """A requirement's check, and for a cost requirement the objects that qualify."""
+
+    check: Check
+    candidates: list[GameObject] = field(default_factory=list)
+
+
+class _Labels(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject | None) -> Evaluation:
+    rules = graph.rules
+    node = rules.node(requirement)
+    label = node.first(_LABEL) or rules.label(requirement)
+    cites = list(node.cites)
+    parts = _parts(graph, node, cites)
+    waiver = _waiver(graph, node, player, source)
+    if waiver is not None:
+        return Evaluation(Check(label, True, waiver, _unique(cites), requirement))
+    subject = node.first(V.appliesTo) or V.GameState
+    if subject == V.CostObject:
+        return _cost_object(graph, label, parts, cites, player, source, requirement)
+    obj = source if subject == V.SourceObject else None
+    texts, holds = [], True
+    for pattern, terms in parts:
+        ok, text = _check_part(graph, pattern, terms, player, obj)
+        holds &= ok
+        texts.append(text)
+    failing = [t for t in texts if t.startswith("\0")]
+    because = "; ".join(t.lstrip("\0") for t in (failing or texts))
+    return Evaluation(Check(label, holds, _sentence(because), _unique(cites), requirement))
+
+
+def holds_for(
+    graph: GameGraph, requirement: str, player: str, source: GameObject | None
+) -> list[GameObject] | bool:
+    """For conditions (an outcome's onlyWhen): the qualifying objects, or whether it holds."""
+    result = evaluate(graph, requirement, player, source)
+    subject = graph.rules.node(requirement).first(V.appliesTo)
+    return result.candidates if subject == V.CostObject else result.check.holds
+
+
+_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+
+
+def _parts(graph: GameGraph, node: Node, cites: list[str]) -> list[tuple[Pattern, list[Term]]]:
+    """(pattern, values) for each requires* property of the requirement and of the timings it names;
+    every part must hold, so a timing's step list narrows the requirement's rather than widening it."""
+    known = patterns()
+    sources = [node] + [graph.rules.node(t) for t in node.all(V.requiresTiming)]
+    parts: list[tuple[Pattern, list[Term]]] = []
+    for source in sources:
+        if source is not node:
+            cites += source.cites
+        for prop in REQUIRES:
+            terms = source.terms(prop)
+            if terms and prop in known and (known[prop], terms) not in parts:
+                parts.append((known[prop], terms))
+    return parts
+
+
+def _waiver(graph: GameGraph, node: Node, player: str, source: GameObject | None) -> str | None:
+    if source is None:
+        return None
+    known = patterns()
+    for prop in (V.waivedByCardType, V.waivedByMechanic):
+        terms = node.terms(prop)
+        if terms and prop in known:
+            ok, text = _check_part(graph, known[prop], terms, player, source)
+            if ok:
+                return f"does not apply: {text}"
+    return None
+
+
+def _cost_object(
+    graph: GameGraph,
+    label: str,
+    parts: list[tuple[Pattern, list[Term]]],
+    cites: list[str],
+    player: str,
+    source: GameObject | None,
+    requirement: str,
+) -> Evaluation:
+    situation = graph.situation
+    pool = [o for o in situation.objects if o is not source]
+    results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
+    candidates = [o for o in pool if all(ok for ok, _ in results[o.key])]
+    if candidates:
+        names = ", ".join(_name(o, situation) for o in candidates)
+        because = f"{names} {'qualifies' if len(candidates) == 1 else 'qualify'}"
+        return Evaluation(Check(label, True, because, _unique(cites), requirement), candidates)
+    # The closest objects: those meeting the most parts, each with what it lacks.
+    scored = sorted(pool, key=lambda o: -sum(ok for ok, _ in results[o.key]))
+    best = sum(ok for ok, _ in results[scored[0].key]) if scored else 0
+    near = [o for o in scored if best and sum(ok for ok, _ in results[o.key]) == best][:4]
+    if near:
+        reasons = [
+            _name(o, situation) + ": " + ", ".join(t.lstrip("\0") for ok, t in results[o.key] if not ok)
+            for o in near
+        ]
+        because = "no object qualifies (" + "; ".join(reasons) + ")"
+    else:
+        first = parts[0] if parts else None
+        because = "no object qualifies"
+        if first is not None:
+            because += (
+                f": nothing in the situation meets '{_fill(graph, first[0].holds, first[1], player, None)}'"
+            )
+    return Evaluation(Check(label, False, because, _unique(cites), requirement))
+
+
+def _check_part(
+    graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None
+) -> tuple[bool, str]:
+    """Whether the pattern holds for ``obj`` (or the game) with ``terms``, and why, as a phrase
+    (a failing one starts with NUL, so the caller can tell them apart)."""
+    groups = [terms] if pattern.any_value else [[t] for t in terms]
+    for group in groups:
+        if not _ask(graph, pattern, group, player, obj):
+            return False, "\0" + _fill(graph, pattern.fails, group, player, obj)
+    return True, _fill(graph, pattern.holds, terms, player, obj)
+
+
+def _ask(graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None) -> bool:
+    bindings = [
+        f"VALUES ?situation {{ <{graph.iri}> }}",
+        f"VALUES ?player {{ <{graph.player_iris[player]}> }}",
+        "VALUES ?value { " + " ".join(t.sparql for t in terms) + " }",
+    ]
+    if obj is not None:
+        bindings.append(f"VALUES ?object {{ <{graph.object_iris[obj.key]}> }}")
+    query = sparql_prefixes() + "ASK WHERE { " + " ".join(bindings) + "\n" + pattern.body + "\n}"
+    return bool(graph.store.query(query))
+
+
+def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: GameObject | None) -> str:
+    situation = graph.situation
+    rules = graph.rules
+    values = [_value_label(graph, t) for t in terms]
+    stack = [o.name for o in sorted(situation.objects, key=lambda o: o.stack_index or 0) if o.zone == "stack"]
+    truth = terms[0].value if terms else True
+    labels = _Labels(
+        player=player,
+        value=values[0] if values else "",
+        values=" or ".join(values),
+        step=situation.step.label,
+        active=situation.turn,
+        holder=situation.priority,
+        stack=", ".join(stack) or "nothing",
+        wanted_turn=f"{player}'s turn" if truth is True else "another player's turn",
+    )
+    if obj is not None:
+        labels.update(
+            subject=obj.name,
+            zone=rules.label(_zone(obj)),
+            tapped="tapped" if obj.tapped else "untapped",
+            commander="a commander" if obj.commander else "not a commander",
+            status=rules.label(obj.blocked).lower() if obj.blocked else "not attacking",
+        )
+    else:
+        labels.update(subject="the game")
+    return template.format_map(labels)
+
+
+def _value_label(graph: GameGraph, term: Term) -> str:
+    if term.is_iri:
+        label = graph.rules.label(term.value)
+        return label[:1].lower() + label[1:]
+    if isinstance(term.value, bool):
+        return "true" if term.value else "false"
+    return str(term.value)
+
+
+def _zone(obj: GameObject) -> str:
+    from mtgkb.reasoning.situation import zone_iri
+
+    return zone_iri(obj.zone)
+
+
+def _name(obj: GameObject, situation) -> str:
+    owner = f" ({obj.controller}'s)" if obj.zone == "battlefield" else ""
+    return f"{obj.name}{' token' if obj.token else ''}{owner}"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _unique(numbers: list[str]) -> list[str]:
+    from mtgkb.reasoning.verdict import rule_order
+
+    return sorted(set(numbers), key=rule_order)

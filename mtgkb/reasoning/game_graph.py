@@ -1,0 +1,187 @@
+"""A situation as a small RDF graph in the mtgkb vocabulary, with what evaluating it needs from the
+knowledge base: the turn's steps, and for each object the card types and abilities it has, granted
+ones included. Requirement patterns run against this graph in an in-memory Oxigraph store."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.iris import mint
+from mtgkb.reasoning.knowledge import Node, RulesData, Term
+from mtgkb.reasoning.situation import GameObject, Situation, zone_iri
+from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    import pyoxigraph as ox
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+@dataclass
+class GrantedAbility:
+    ability: str  # IRI of the granted keyword ability
+    by: GameObject  # the permanent whose static ability grants it
+
+
+@dataclass
+class GameGraph:
+    situation: Situation
+    rules: RulesData
+    cards: dict[str, Node]
+    store: Any  # pyoxigraph.Store
+    iri: str
+    player_iris: dict[str, str]
+    object_iris: dict[str, str]
+    granted: dict[str, list[GrantedAbility]] = field(default_factory=dict)  # object key -> abilities
+
+    def card(self, obj: GameObject) -> Node:
+        return self.cards.get(obj.card or "") or Node(obj.card or "")
+
+    def types(self, obj: GameObject) -> list[str]:
+        return obj.types if obj.card is None else self.card(obj).all(V.cardType)
+
+    def own_abilities(self, obj: GameObject) -> list[Node]:
+        return (
+            [self.cards.get(iri) or Node(iri) for iri in self.card(obj).all(V.hasAbility)] if obj.card else []
+        )
+
+
+def situation_key(situation: Situation) -> str:
+    """Eight hex digits naming the situation: the same situation gets the same IRIs."""
+    described = {
+        "turn": situation.turn,
+        "priority": situation.priority,
+        "step": situation.step.iri,
+        "objects": [
+            [o.key, o.card, o.name, o.zone, o.controller, o.tapped, o.attacking, o.blocked]
+            for o in situation.objects
+        ],
+    }
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def build_game_graph(situation: Situation, rules: RulesData, cards: dict[str, Node]) -> GameGraph:
+    import pyoxigraph as ox
+
+    key = situation_key(situation)
+    situation_iri = mint("situation", key)
+    players = {name: f"{situation_iri}/player/{_slug(name)}" for name in situation.players}
+    objects = {o.key: f"{situation_iri}/object/{index}" for index, o in enumerate(situation.objects)}
+    graph = GameGraph(situation, rules, cards, ox.Store(), situation_iri, players, objects)
+    quads: list[ox.Quad] = []
+
+    def add(subject: str, predicate: str, value: Any) -> None:
+        quads.append(ox.Quad(ox.NamedNode(subject), ox.NamedNode(predicate), _term(value)))
+
+    add(situation_iri, RDF_TYPE, ox.NamedNode(V.Situation))
+    add(situation_iri, V.currentStep, ox.NamedNode(situation.step.iri))
+    add(situation_iri, V.activePlayer, ox.NamedNode(players[situation.turn]))
+    add(situation_iri, V.priorityPlayer, ox.NamedNode(players[situation.priority]))
+    for name, player in situation.players.items():
+        add(situation_iri, V.hasPlayer, ox.NamedNode(players[name]))
+        add(players[name], RDF_TYPE, ox.NamedNode(V.Player))
+        add(players[name], RDFS_LABEL, name)
+        if player.mana is not None:
+            add(players[name], V.availableMana, player.mana)
+    for obj in situation.objects:
+        node = objects[obj.key]
+        add(situation_iri, V.hasObject, ox.NamedNode(node))
+        add(node, RDF_TYPE, ox.NamedNode(V.GameObject))
+        add(node, RDFS_LABEL, obj.name)
+        add(node, V.inZone, ox.NamedNode(zone_iri(obj.zone)))
+        add(node, V.owner, ox.NamedNode(players[obj.owner]))
+        add(node, V.controller, ox.NamedNode(players[obj.controller]))
+        add(node, V.isToken, obj.token)
+        add(node, V.isTapped, obj.tapped)
+        add(node, V.isCommander, obj.commander)
+        if obj.card:
+            add(node, V.representsCard, ox.NamedNode(obj.card))
+        if obj.commander_casts:
+            add(node, V.castsFromCommandZone, obj.commander_casts)
+        if obj.stack_index is not None:
+            add(node, V.stackIndex, obj.stack_index)
+        if obj.attacking is not None:
+            target = players.get(obj.attacking) or objects[obj.attacking]
+            add(node, V.attacks, ox.NamedNode(target))
+        if obj.blocked is not None:
+            add(node, V.blockedStatus, ox.NamedNode(obj.blocked))
+        for card_type in graph.types(obj):
+            add(node, V.cardType, card_type)
+        card = graph.card(obj)
+        for predicate in (V.subtype, V.supertype):
+            for value in card.all(predicate):
+                add(node, predicate, value)
+        for ability in graph.own_abilities(obj):
+            _add_ability(add, node, ability)
+    _grant(graph, add)
+    for step in rules.of_type(V.Step):
+        for predicate, terms in step.values.items():
+            for term in terms:
+                quads.append(ox.Quad(ox.NamedNode(step.iri), ox.NamedNode(predicate), _from_term(term)))
+    graph.store.extend(quads)
+    return graph
+
+
+def _add_ability(add: Any, node: str, ability: Node) -> None:
+    import pyoxigraph as ox
+
+    add(node, V.hasAbility, ox.NamedNode(ability.iri))
+    for mechanic in ability.all(V.instantiates):
+        add(ability.iri, V.instantiates, ox.NamedNode(mechanic))
+
+
+def _grant(graph: GameGraph, add: Any) -> None:
+    """Static abilities of permanents that give other objects an ability (113.6: a permanent's
+    static ability works on the battlefield), read from the grant's structured scope."""
+    situation = graph.situation
+    for granter in situation.objects:
+        if granter.zone != "battlefield":
+            continue
+        for static in graph.own_abilities(granter):
+            for granted in static.all(V.grants):
+                zones = static.all(V.grantedInZone)
+                types = static.all(V.grantedToCardType)
+                yours = bool(static.first(V.grantedOnlyToYours))
+                for obj in situation.objects:
+                    if obj is granter or (zones and zone_iri(obj.zone) not in zones):
+                        continue
+                    if types and not set(types) <= set(graph.types(obj)):
+                        continue
+                    if yours and obj.owner != granter.controller:
+                        continue
+                    ability = graph.cards.get(granted) or Node(granted)
+                    graph.granted.setdefault(obj.key, []).append(GrantedAbility(granted, granter))
+                    _add_ability(add, graph.object_iris[obj.key], ability)
+
+
+def _term(value: Any) -> Any:
+    import pyoxigraph as ox
+
+    if isinstance(value, ox.NamedNode | ox.Literal):
+        return value
+    if isinstance(value, bool):
+        return ox.Literal("true" if value else "false", datatype=ox.NamedNode(_XSD + "boolean"))
+    if isinstance(value, int):
+        return ox.Literal(str(value), datatype=ox.NamedNode(_XSD + "integer"))
+    return ox.Literal(str(value))
+
+
+def _from_term(term: Term) -> Any:
+    import pyoxigraph as ox
+
+    if term.is_iri:
+        return ox.NamedNode(term.value)
+    if isinstance(term.value, bool):
+        return _term(term.value)
+    if isinstance(term.value, int):
+        return _term(term.value)
+    return ox.Literal(str(term.value))
+
+
+def _slug(name: str) -> str:
+    from mtgkb.iris import slugify
+
+    return slugify(name) or hashlib.sha256(name.encode()).hexdigest()[:8]

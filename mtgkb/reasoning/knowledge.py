@@ -1,0 +1,147 @@
+"""What the verdicts read from the store: mechanics with their requirements, timings, waivers and
+outcomes, counting rules such as commander tax, the turn's steps, labels, and the facts and
+abilities of the cards a situation names. Two queries, whatever the size of the card pool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.lookups.common import rule_number
+from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+#: The requires* properties a requirement (or a timing it names) may carry, as evaluated by patterns.
+REQUIRES = (
+    V.requiresZone,
+    V.requiresStep,
+    V.requiresStepProperty,
+    V.requiresActivePlayer,
+    V.requiresPriority,
+    V.requiresEmptyStack,
+    V.requiresCardType,
+    V.requiresNotCardType,
+    V.requiresSupertype,
+    V.requiresSubtype,
+    V.requiresControlByYou,
+    V.requiresAttacking,
+    V.requiresBlockedStatus,
+    V.requiresTapped,
+    V.requiresCommander,
+)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A value as the store holds it: ``sparql`` to write it into a query, ``value`` for Python."""
+
+    sparql: str
+    value: Any
+
+    @property
+    def is_iri(self) -> bool:
+        return self.sparql.startswith("<")
+
+
+@dataclass
+class Node:
+    iri: str
+    values: dict[str, list[Term]] = field(default_factory=dict)
+
+    def terms(self, predicate: str) -> list[Term]:
+        return self.values.get(predicate, [])
+
+    def all(self, predicate: str) -> list[Any]:
+        return [t.value for t in self.terms(predicate)]
+
+    def first(self, predicate: str) -> Any:
+        found = self.all(predicate)
+        return found[0] if found else None
+
+    @property
+    def cites(self) -> list[str]:
+        return [rule_number(iri) for iri in self.all(V.citesRule)]
+
+
+@dataclass
+class RulesData:
+    """Every mechanic, requirement, timing, outcome and counting rule, keyed by IRI."""
+
+    nodes: dict[str, Node]
+    labels: dict[str, str]
+
+    def node(self, iri: str) -> Node:
+        return self.nodes.get(iri) or Node(iri)
+
+    def label(self, iri: str) -> str:
+        return self.labels.get(iri) or iri.rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+
+    def of_type(self, cls: str) -> list[Node]:
+        return [n for n in self.nodes.values() if cls in n.all(RDF_TYPE)]
+
+    def mechanic_lineage(self, mechanic: str) -> list[str]:
+        """The mechanic and every mechanic it is a variant of: commander ninjutsu, then ninjutsu."""
+        found, todo = [], [mechanic]
+        while todo:
+            current = todo.pop()
+            if current not in found:
+                found.append(current)
+                todo += self.node(current).all(V.variantOf)
+        return found
+
+    def counting_rules(self) -> list[Node]:
+        return [n for n in self.nodes.values() if n.terms(V.countsAction)]
+
+
+_RULES = """
+SELECT ?s ?p ?o WHERE {
+  { ?s a mtgkb:Mechanic } UNION { ?s a mtgkb:Requirement } UNION { ?s a mtgkb:Timing }
+  UNION { ?s a mtgkb:Outcome } UNION { ?s mtgkb:countsAction ?counted }
+  UNION { ?s a mtgkb:Zone } UNION { ?s a mtgkb:BlockedStatus } UNION { ?s a mtgkb:Step }
+  UNION { ?s a owl:DatatypeProperty } UNION { ?s a mtgkb:ActionKind }
+  ?s ?p ?o .
+}
+"""
+
+
+def read_rules(kb: KnowledgeBase) -> RulesData:
+    nodes = _group(kb.raw_query(_RULES))
+    labels = {iri: n.first(RDFS_LABEL) for iri, n in nodes.items() if n.first(RDFS_LABEL)}
+    return RulesData(nodes, labels)
+
+
+# Each branch starts from the bound cards: a BIND(?card AS ?s) branch made the store scan every
+# triple of the pool (27 s) instead of looking the cards up.
+_CARDS = """
+SELECT ?s ?p ?o WHERE {
+  { VALUES ?s { CARDS } ?s ?p ?o }
+  UNION { VALUES ?card { CARDS } ?card mtgkb:hasAbility ?s . ?s ?p ?o }
+  UNION { VALUES ?card { CARDS } ?card mtgkb:hasAbility/mtgkb:grants ?s . ?s ?p ?o }
+}
+"""
+
+
+def read_cards(kb: KnowledgeBase, cards: set[str]) -> dict[str, Node]:
+    """The facts of ``cards`` and of their abilities (granted ones included), keyed by IRI."""
+    if not cards:
+        return {}
+    from mtgkb.store import sparql_iri
+
+    values = " ".join(sparql_iri(iri) for iri in sorted(cards))
+    return _group(kb.raw_query(_CARDS.replace("CARDS", values)))
+
+
+def _group(solutions: Any) -> dict[str, Node]:
+    from mtgkb.store import to_python
+
+    nodes: dict[str, Node] = {}
+    for row in solutions:
+        subject, predicate, obj = row["s"], row["p"], row["o"]
+        node = nodes.setdefault(subject.value, Node(subject.value))
+        terms = node.values.setdefault(predicate.value, [])
+        term = Term(str(obj), to_python(obj))
+        if term not in terms:
+            terms.append(term)
+    return nodes

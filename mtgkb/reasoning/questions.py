@@ -1,0 +1,159 @@
+"""The judge's questions about a situation: can this be activated now, can this be cast now (and for
+what), and what can this player do right now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.errors import MtgkbError
+from mtgkb.reasoning.actions import (
+    CASTING,
+    ActionVerdict,
+    Context,
+    Way,
+    ability_ways,
+    best_of,
+    check_ability_name,
+    evaluate_way,
+    prepare,
+    source_object,
+)
+from mtgkb.reasoning.verdict import Check, Verdict, all_cites
+from mtgkb.vocab import RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+
+def can_activate(
+    kb: KnowledgeBase,
+    situation: dict[str, Any],
+    card: str,
+    ability: str | None = None,
+    player: str | None = None,
+) -> ActionVerdict:
+    context = prepare(kb, situation)
+    source = source_object(context, card, player)
+    actor = player or source.owner
+    ways = check_ability_name(context, source, ability_ways(context, source, V.Activate), ability)
+    if not ways:
+        return _no_ability(context, source, actor)
+    return best_of([evaluate_way(context, source, actor, way) for way in ways])
+
+
+def can_cast(
+    kb: KnowledgeBase, situation: dict[str, Any], card: str, via: str | None = None, player: str | None = None
+) -> ActionVerdict:
+    context = prepare(kb, situation)
+    source = source_object(context, card, player)
+    actor = player or source.owner
+    ways = [Way(CASTING, None)] + [
+        w
+        for w in ability_ways(context, source, V.Cast)
+        if context.rules.node(w.mechanic).first(V.isAlternativeCost)
+    ]
+    if via is not None:
+        wanted = "casting" if via.strip().lower() in {"normal", "casting", "mana cost"} else via
+        ways = [w for w in ways if w.mechanic == CASTING] if wanted == "casting" else ways[1:]
+        ways = check_ability_name(context, source, ways, None if wanted == "casting" else wanted)
+    return best_of([evaluate_way(context, source, actor, way) for way in ways])
+
+
+@dataclass
+class Option:
+    card: str
+    ability: str
+    via: str
+    cost: str | None
+    candidates: list[str]
+    cites: list[str]
+
+
+@dataclass
+class OptionsVerdict(Verdict):
+    player: str
+    step: str
+    options: list[Option] = field(default_factory=list)
+
+
+def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = None) -> OptionsVerdict:
+    """Every activation, and every cast for an alternative cost that returns a creature, the player
+    can make now: one check per way tried."""
+    context = prepare(kb, situation)
+    graph = context.graph
+    actor = player or graph.situation.priority
+    if actor not in graph.situation.players:
+        raise MtgkbError(
+            f"{actor!r} is not a player of the situation", "players: " + ", ".join(graph.situation.players)
+        )
+    checks, found = [], []
+    for obj in graph.situation.objects:
+        if obj.owner != actor or obj.zone in {"battlefield", "stack"}:
+            continue
+        ways = ability_ways(context, obj, V.Activate) + [
+            w
+            for w in ability_ways(context, obj, V.Cast)
+            if context.rules.node(w.mechanic).first(V.isAlternativeCost)
+        ]
+        for way in ways:
+            verdict = evaluate_way(context, obj, actor, way)
+            label = f"{obj.name}: {verdict.ability or way.slug}"
+            failing = [c for c in verdict.checks if not c.holds]
+            because = (
+                "possible" + (f" for {verdict.cost}" if verdict.cost else "")
+                if verdict.answer
+                else failing[0].because
+            )
+            cites = failing[0].cites if failing else verdict.cites
+            checks.append(Check(label, verdict.answer, because, cites, way.mechanic))
+            if verdict.answer:
+                found.append(
+                    Option(
+                        obj.name,
+                        verdict.ability or way.slug,
+                        way.slug,
+                        verdict.cost,
+                        [c.name for c in verdict.candidates],
+                        verdict.cites,
+                    )
+                )
+    return OptionsVerdict(
+        answer=bool(found),
+        checks=checks,
+        cites=all_cites(checks, *(o.cites for o in found)),
+        player=actor,
+        step=graph.situation.step.name,
+        options=found,
+    )
+
+
+def _no_ability(context: Context, source, actor: str) -> ActionVerdict:
+    """A "no": the card has no ability of that kind of its own, and nothing grants it one here."""
+    because = (
+        f"{source.name} has no activated ability of the kinds modelled here (ninjutsu and its family), "
+        "and nothing in the situation gives it one"
+    )
+    check = Check(f"{source.name} has an ability to activate", False, because, ["602.1", "113.3b"])
+    return ActionVerdict(
+        answer=False,
+        checks=[check],
+        cites=all_cites([check]),
+        question=f"Can an ability of {source.name} be activated now?",
+        card=source.name,
+        player=actor,
+        action="activate",
+        via=None,
+        ability=None,
+        mechanic=None,
+        granted_by=None,
+        cost=None,
+        life=0,
+        candidates=[],
+        outcome=[],
+        rulings=[],
+    )
+
+
+def ability_label(way: Way) -> str:
+    return (way.ability.first(RDFS_LABEL) if way.ability is not None else None) or way.slug

@@ -1,0 +1,559 @@
+"""A game situation as a judge describes it (JSON or YAML), read into plain objects and checked.
+
+The schema is closed: an unknown field, a wrong type, an unknown step or zone, a card listed in two
+zones, an attacker outside combat or a blocked status before blockers are declared is a
+:class:`SituationError` naming the field ("players.me.battlefield[0].blocked"), never a traceback.
+Which steps exist, and whether attackers or blocked statuses are possible in one, come from the turn
+graph in the store, not from lists in code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.errors import AmbiguousNameError, MtgkbError, NotFoundError
+from mtgkb.iris import mint, slugify
+from mtgkb.vocab import V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+#: Zones a player's section may list, with the zone slug each one is.
+PLAYER_ZONES = {
+    "hand": "hand",
+    "command": "command",
+    "graveyard": "graveyard",
+    "exile": "exile",
+    "library_top": "library",
+    "battlefield": "battlefield",
+}
+_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts"}
+_TOP_FIELDS = {"turn", "step", "priority", "stack", "players"}
+_PERMANENT_FIELDS = {
+    "card",
+    "token",
+    "attacking",
+    "blocked",
+    "blocked_by",
+    "tapped",
+    "controller",
+    "copy_of",
+    "types",
+}
+_STACK_FIELDS = {"card", "controller"}
+_ATTACK_KINDS = ("planeswalker", "battle")
+_IMPORT_HINT = (
+    "the bundled knowledge base has only the starter cards; import the whole pool with "
+    "'mtgkb import mtgjson FILE' or 'mtgkb fetch cards'"
+)
+
+
+class SituationError(MtgkbError):
+    """A situation that cannot be read; the message names the field."""
+
+    def __init__(self, where: str, message: str, hint: str | None = None) -> None:
+        super().__init__(f"situation {where}: {message}" if where else f"situation: {message}", hint)
+        self.where = where
+
+
+@dataclass
+class StepInfo:
+    iri: str
+    name: str  # as written in a situation: "declare-blockers"
+    label: str  # "declare blockers step"
+    blocked_status_decided: bool
+    attackers_may_exist: bool
+
+
+@dataclass
+class Player:
+    name: str
+    mana: str | None = None  # symbols the player can still produce; None: any cost can be paid
+
+
+@dataclass
+class GameObject:
+    key: str  # unique in the situation, e.g. "me/battlefield/0"
+    where: str  # the field it was read from, for messages
+    name: str
+    card: str | None  # card IRI; None for a token
+    zone: str  # zone slug
+    owner: str
+    controller: str
+    token: bool = False
+    tapped: bool = False
+    attacking: str | None = None  # a player's name, or the key of a planeswalker or battle
+    blocked: str | None = None  # V.Blocked / V.Unblocked / V.BlockedStatusUndecided; None: not attacking
+    commander: bool = False
+    commander_casts: int = 0
+    stack_index: int | None = None
+    types: list[str] = field(default_factory=list)  # a token's card types
+    copy_of: str | None = None  # card IRI of what this permanent copies
+
+
+@dataclass
+class Situation:
+    turn: str
+    priority: str
+    step: StepInfo
+    players: dict[str, Player]
+    objects: list[GameObject]
+
+    def objects_of_card(self, card: str) -> list[GameObject]:
+        return [o for o in self.objects if o.card == card]
+
+    def object(self, key: str) -> GameObject:
+        return next(o for o in self.objects if o.key == key)
+
+    def display(self, target: str | None) -> str:
+        """A player's name as is; an object's key as its name."""
+        if target is None or target in self.players:
+            return target or ""
+        return self.object(target).name
+
+
+def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = None) -> dict[str, Any]:
+    """The raw situation in ``source`` (a path, or ``-`` for standard input), JSON or YAML."""
+    if str(source) == "-":
+        if stdin_text is None:
+            import sys
+
+            text = sys.stdin.read()
+        else:
+            text = stdin_text()
+        origin = "standard input"
+    else:
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise SituationError("", f"cannot read {path}: {error}") from error
+        origin = str(path)
+    return parse_situation_text(text, origin)
+
+
+def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        try:
+            import yaml
+
+            data = yaml.safe_load(text)
+        except Exception as error:  # PyYAML's errors have no common public base beyond YAMLError
+            raise SituationError("", f"{origin} is neither JSON nor YAML: {error}") from error
+    if not isinstance(data, dict):
+        raise SituationError("", f"{origin} must be a mapping with 'turn', 'step' and 'players'")
+    return data
+
+
+def read_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
+    """Check ``data`` against the schema and the turn graph, and resolve every card name."""
+    return _Reader(kb, data).read()
+
+
+def steps(kb: KnowledgeBase) -> dict[str, StepInfo]:
+    """Every step and step-less phase of the turn graph, by the name a situation uses for it."""
+    rows = kb.select(
+        "SELECT ?step ?label ?decided ?attackers WHERE { ?step a mtgkb:Step ; rdfs:label ?label ; "
+        "mtgkb:blockedStatusDecided ?decided ; mtgkb:attackersMayExist ?attackers }"
+    )
+    found = {}
+    for row in rows:
+        name = slugify(row["label"]).removesuffix("-step").removesuffix("-phase")
+        found[name] = StepInfo(row["step"], name, row["label"], row["decided"], row["attackers"])
+    return found
+
+
+class _Reader:
+    def __init__(self, kb: KnowledgeBase, data: dict[str, Any]) -> None:
+        self.kb = kb
+        self.data = data
+        self.objects: list[GameObject] = []
+        self.names: dict[str, str] = {}  # card IRI -> display name
+
+    def read(self) -> Situation:
+        data = self.data
+        _closed(data, _TOP_FIELDS, "")
+        players_data = data.get("players")
+        if not isinstance(players_data, dict) or not players_data:
+            raise SituationError("players", "give at least one player, e.g. {me: {hand: [...]}, opp: {}}")
+        players = {}
+        for name in players_data:
+            if not isinstance(name, str) or not name:
+                raise SituationError("players", f"a player's name must be a non-empty string, not {name!r}")
+            players[name] = Player(name)
+        turn = self._player_name(data.get("turn"), "turn", players, required=True)
+        priority = self._player_name(data.get("priority", turn), "priority", players, required=True)
+        step = self._step(data.get("step"))
+        cards = self._resolve_cards(players_data)
+        for name, section in players_data.items():
+            self._player(name, section if section is not None else {}, players, cards)
+        self._stack(data.get("stack", []), players, cards)
+        self._check_zones()
+        self._check_attackers(step, turn, players)
+        return Situation(turn, priority, step, players, self.objects)
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def _player_name(self, value: Any, where: str, players: dict[str, Player], required: bool) -> str:
+        if value is None and required:
+            raise SituationError(where, f"name the player ({_choices(players)})")
+        if not isinstance(value, str) or value not in players:
+            raise SituationError(where, f"{value!r} is not a player of this situation ({_choices(players)})")
+        return value
+
+    def _step(self, value: Any) -> StepInfo:
+        known = steps(self.kb)
+        if not isinstance(value, str) or not value:
+            raise SituationError("step", "name the step, e.g. 'declare-blockers'", _step_hint(known))
+        wanted = slugify(value).removesuffix("-step").removesuffix("-phase")
+        if wanted not in known:
+            import difflib
+
+            close = difflib.get_close_matches(wanted, list(known), n=3)
+            hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+            raise SituationError("step", f"no step named {value!r}", hint + _step_hint(known))
+        return known[wanted]
+
+    def _resolve_cards(self, players_data: dict[str, Any]) -> dict[str, tuple[str, str]]:
+        """Every card name the situation uses -> (IRI, name as the data spells it)."""
+        wanted: dict[str, str] = {}  # name -> first field using it
+        for where, name in self._card_names(players_data):
+            wanted.setdefault(name, where)
+        return {name: resolve_card(self.kb, name, where) for name, where in wanted.items()}
+
+    def _card_names(self, players_data: dict[str, Any]):
+        for stack_index, item in enumerate(_list(self.data.get("stack", []), "stack")):
+            if isinstance(item, dict) and isinstance(item.get("card"), str):
+                yield f"stack[{stack_index}].card", item["card"]
+            elif isinstance(item, str):
+                yield f"stack[{stack_index}]", item
+        for player, section in players_data.items():
+            if section is None:
+                continue
+            if not isinstance(section, dict):
+                raise SituationError(f"players.{player}", "must be a mapping of zones, e.g. {hand: [...]}")
+            for zone in (*PLAYER_ZONES, "commanders"):
+                for index, item in enumerate(_list(section.get(zone, []), f"players.{player}.{zone}")):
+                    where = f"players.{player}.{zone}[{index}]"
+                    if isinstance(item, str):
+                        yield where, item
+                    elif isinstance(item, dict):
+                        for key in ("card", "copy_of"):
+                            if isinstance(item.get(key), str):
+                                yield f"{where}.{key}", item[key]
+                        target = item.get("attacking")
+                        if isinstance(target, dict):
+                            for kind in _ATTACK_KINDS:
+                                if isinstance(target.get(kind), str):
+                                    yield f"{where}.attacking.{kind}", target[kind]
+            casts = section.get("commander_casts", {})
+            if isinstance(casts, dict):
+                for name in casts:
+                    if isinstance(name, str):
+                        yield f"players.{player}.commander_casts", name
+
+    # -- zones -------------------------------------------------------------------------------------
+
+    def _player(
+        self,
+        name: str,
+        section: dict[str, Any],
+        players: dict[str, Player],
+        cards: dict[str, tuple[str, str]],
+    ) -> None:
+        where = f"players.{name}"
+        _closed(section, _PLAYER_FIELDS, where)
+        mana = section.get("mana")
+        if mana is not None:
+            from mtgkb.reasoning.mana import parse_available
+
+            if not isinstance(mana, str):
+                raise SituationError(f"{where}.mana", "write mana as symbols, e.g. '{1}{U}{B}'")
+            try:
+                parse_available(mana)
+            except ValueError as error:
+                raise SituationError(f"{where}.mana", str(error)) from error
+            players[name].mana = mana
+        for field_name, zone in PLAYER_ZONES.items():
+            items = _list(section.get(field_name, []), f"{where}.{field_name}")
+            for index, item in enumerate(items):
+                item_where = f"{where}.{field_name}[{index}]"
+                if zone == "battlefield":
+                    self._permanent(item, item_where, name, index, players, cards)
+                else:
+                    card_iri, display = self._card_item(item, item_where, cards)
+                    self.objects.append(
+                        GameObject(
+                            key=f"{name}/{zone}/{index}",
+                            where=item_where,
+                            name=display,
+                            card=card_iri,
+                            zone=zone,
+                            owner=name,
+                            controller=name,
+                            commander=zone == "command",
+                        )
+                    )
+        self._commanders(section, where, name, cards)
+
+    def _card_item(self, item: Any, where: str, cards: dict[str, tuple[str, str]]) -> tuple[str, str]:
+        if isinstance(item, dict):
+            _closed(item, {"card"}, where)
+            item = item.get("card")
+        if not isinstance(item, str):
+            raise SituationError(where, "a card is written as its name")
+        return cards[item]
+
+    def _permanent(
+        self,
+        item: Any,
+        where: str,
+        player: str,
+        index: int,
+        players: dict[str, Player],
+        cards: dict[str, tuple[str, str]],
+    ) -> None:
+        if isinstance(item, str):
+            item = {"card": item}
+        if not isinstance(item, dict):
+            raise SituationError(
+                where, "a permanent is a name or a mapping such as {card: NAME, tapped: true}"
+            )
+        _closed(item, _PERMANENT_FIELDS, where)
+        has_card, has_token = "card" in item, "token" in item
+        if has_card == has_token:
+            raise SituationError(
+                where, "give exactly one of 'card' (a card's name) or 'token' (a token's name)"
+            )
+        controller = item.get("controller", player)
+        if controller not in players:
+            raise SituationError(
+                f"{where}.controller", f"{controller!r} is not a player ({_choices(players)})"
+            )
+        if has_token:
+            token = item["token"]
+            if not isinstance(token, str) or not token:
+                raise SituationError(f"{where}.token", "name the token, e.g. 'Goblin'")
+            card, display = None, token
+            types = item.get("types", ["Creature"])
+            if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
+                raise SituationError(f"{where}.types", "a list of card types, e.g. ['Artifact', 'Creature']")
+        else:
+            card, display = cards[item["card"]]
+            types = []
+            if "types" in item:
+                raise SituationError(f"{where}.types", "only a token's types are given; a card has its own")
+        for flag in ("tapped",):
+            if flag in item and not isinstance(item[flag], bool):
+                raise SituationError(f"{where}.{flag}", "true or false")
+        obj = GameObject(
+            key=f"{player}/battlefield/{index}",
+            where=where,
+            name=display,
+            card=card,
+            zone="battlefield",
+            owner=player,
+            controller=controller,
+            token=has_token,
+            tapped=bool(item.get("tapped", False)),
+            types=list(types),
+            copy_of=cards[item["copy_of"]][0] if isinstance(item.get("copy_of"), str) else None,
+        )
+        if "copy_of" in item and not isinstance(item["copy_of"], str):
+            raise SituationError(f"{where}.copy_of", "the name of the card it copies")
+        if "attacking" in item:
+            obj.attacking = item["attacking"]  # resolved once every permanent is known
+        elif "blocked" in item or "blocked_by" in item:
+            raise SituationError(f"{where}.blocked", "only an attacking creature is blocked or unblocked")
+        if "blocked" in item and not isinstance(item["blocked"], bool):
+            raise SituationError(
+                f"{where}.blocked", "true or false (leave it out before blockers are declared)"
+            )
+        if "blocked_by" in item and not isinstance(item["blocked_by"], list):
+            raise SituationError(f"{where}.blocked_by", "a list of the blockers' names")
+        obj.blocked = {True: V.Blocked, False: V.Unblocked}.get(item.get("blocked"))  # type: ignore[arg-type]
+        self.objects.append(obj)
+
+    def _commanders(
+        self, section: dict[str, Any], where: str, player: str, cards: dict[str, tuple[str, str]]
+    ) -> None:
+        for index, item in enumerate(_list(section.get("commanders", []), f"{where}.commanders")):
+            card, _display = self._card_item(item, f"{where}.commanders[{index}]", cards)
+            for obj in self.objects:
+                if obj.card == card and obj.owner == player:
+                    obj.commander = True
+        casts = section.get("commander_casts", {})
+        if not isinstance(casts, dict):
+            raise SituationError(f"{where}.commander_casts", "a mapping of commander names to counts")
+        for name, count in casts.items():
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise SituationError(
+                    f"{where}.commander_casts", f"the count for {name!r} must be a whole number >= 0"
+                )
+            card = cards[name][0]
+            mine = [o for o in self.objects if o.card == card and o.owner == player]
+            if not any(o.commander for o in mine):
+                raise SituationError(
+                    f"{where}.commander_casts",
+                    f"{cards[name][1]} is not one of {player}'s commanders",
+                    f"list it under players.{player}.command, or under players.{player}.commanders "
+                    "if it is elsewhere",
+                )
+            for obj in mine:
+                obj.commander_casts = count
+
+    def _stack(self, items: Any, players: dict[str, Player], cards: dict[str, tuple[str, str]]) -> None:
+        for index, item in enumerate(_list(items, "stack")):
+            where = f"stack[{index}]"
+            if isinstance(item, str):
+                item = {"card": item}
+            if not isinstance(item, dict):
+                raise SituationError(where, "a spell on the stack is {card: NAME, controller: PLAYER}")
+            _closed(item, _STACK_FIELDS, where)
+            if not isinstance(item.get("card"), str):
+                raise SituationError(f"{where}.card", "the spell's card name")
+            controller = item.get("controller", self.data.get("turn"))
+            if controller not in players:
+                raise SituationError(
+                    f"{where}.controller", f"{controller!r} is not a player ({_choices(players)})"
+                )
+            card, display = cards[item["card"]]
+            self.objects.append(
+                GameObject(
+                    key=f"stack/{index}",
+                    where=where,
+                    name=display,
+                    card=card,
+                    zone="stack",
+                    owner=controller,
+                    controller=controller,
+                    stack_index=index,
+                )
+            )
+
+    # -- consistency -------------------------------------------------------------------------------
+
+    def _check_zones(self) -> None:
+        """A card is in one zone at a time (400.1): the same card in two zones is a mistake."""
+        seen: dict[tuple[str, str], GameObject] = {}
+        for obj in self.objects:
+            if obj.card is None:
+                continue
+            key = (obj.card, obj.owner)
+            first = seen.setdefault(key, obj)
+            if first is not obj and first.zone != obj.zone:
+                raise SituationError(
+                    obj.where,
+                    f"{obj.name} is also listed at {first.where}; a card is in one zone at a time",
+                    "list each card once, in the zone it is in now",
+                )
+
+    def _check_attackers(self, step: StepInfo, turn: str, players: dict[str, Player]) -> None:
+        for obj in self.objects:
+            if obj.attacking is None:
+                continue
+            where = obj.where
+            if not step.attackers_may_exist:
+                raise SituationError(
+                    f"{where}.attacking",
+                    f"nothing is attacking in the {step.label}: attackers exist from the declare attackers "
+                    "step to the end of combat",
+                )
+            if obj.controller != turn:
+                raise SituationError(
+                    f"{where}.attacking",
+                    f"{obj.name} is controlled by {obj.controller}, but only the active player ({turn}) "
+                    "attacks (CR 506.2)",
+                )
+            obj.attacking = self._attack_target(obj.attacking, f"{where}.attacking", obj, players)
+            if step.blocked_status_decided:
+                if obj.blocked is None:
+                    raise SituationError(
+                        f"{where}.blocked",
+                        f"blockers have been declared by the {step.label}: say whether {obj.name} "
+                        "is blocked (true or false)",
+                    )
+            elif obj.blocked is not None:
+                raise SituationError(
+                    f"{where}.blocked",
+                    f"blockers are not declared yet in the {step.label}"
+                    ", so no attacker is blocked or unblocked (CR 509.1h); leave 'blocked' out",
+                )
+            else:
+                obj.blocked = V.BlockedStatusUndecided
+
+    def _attack_target(
+        self, target: Any, where: str, attacker: GameObject, players: dict[str, Player]
+    ) -> str:
+        if isinstance(target, str):
+            if target not in players:
+                raise SituationError(where, f"{target!r} is not a player ({_choices(players)})")
+            if target == attacker.controller:
+                raise SituationError(where, "a creature cannot attack its own controller")
+            return target
+        if isinstance(target, dict) and len(target) == 1:
+            kind, name = next(iter(target.items()))
+            if kind in _ATTACK_KINDS and isinstance(name, str):
+                card = resolve_card(self.kb, name, f"{where}.{kind}")[0]
+                for obj in self.objects:
+                    if (
+                        obj.card == card
+                        and obj.zone == "battlefield"
+                        and obj.controller != attacker.controller
+                    ):
+                        return obj.key
+                raise SituationError(
+                    f"{where}.{kind}", f"{name} is not on an opponent's battlefield in this situation"
+                )
+        raise SituationError(where, "a player's name, {planeswalker: NAME} or {battle: NAME}")
+
+
+def resolve_card(kb: KnowledgeBase, name: str, where: str) -> tuple[str, str]:
+    """(IRI, name as the data spells it) of the card ``name``; a miss names the field."""
+    from mtgkb.lookups.common import find_named
+
+    try:
+        match = find_named(kb, name, ("card",))
+    except NotFoundError as error:
+        hint = f"{error.hint} " if error.hint else ""
+        raise SituationError(where, f"no card named {name!r}", hint + _IMPORT_HINT) from error
+    except AmbiguousNameError as error:
+        raise SituationError(where, error.message, error.hint) from error
+    return match.iri, match.name
+
+
+def zone_iri(slug: str) -> str:
+    return mint("zone", slug)
+
+
+def _closed(mapping: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(str(k) for k in mapping if k not in allowed)
+    if unknown:
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], sorted(allowed), n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        place = f"{where}.{unknown[0]}" if where else unknown[0]
+        raise SituationError(place, "unknown field", hint + "known fields: " + ", ".join(sorted(allowed)))
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise SituationError(where, "must be a list")
+    return value
+
+
+def _choices(players: dict[str, Player]) -> str:
+    return "players: " + ", ".join(players)
+
+
+def _step_hint(known: dict[str, StepInfo]) -> str:
+    return "steps: " + ", ".join(sorted(known, key=lambda n: n))

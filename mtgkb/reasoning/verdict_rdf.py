@@ -1,0 +1,62 @@
+"""A verdict written out as RDF: the situation's graph, and the verdict with one node per check,
+each linked to the requirement it evaluated and the rules it cites, so verdicts can be stored,
+queried and exported like the rest of the knowledge base."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.iris import mint, rule_iri, slugify
+from mtgkb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+def verdict_turtle(kb: KnowledgeBase, verdict: Any) -> str:
+    """Turtle for ``verdict`` and the situation it was evaluated against (rebuilt, so the verdict
+    dataclass stays plain data)."""
+    import pyoxigraph as ox
+
+    from mtgkb.reasoning.actions import prepare
+
+    situation = getattr(verdict, "situation_data", None)
+    graph = prepare(kb, situation).graph if situation is not None else None
+    store = graph.store if graph is not None else ox.Store()
+    key = graph.iri.rsplit("/", 1)[-1] if graph is not None else "none"
+    question = getattr(verdict, "question", None) or type(verdict).__name__
+    node = mint("verdict", key, slugify(question) or "verdict")
+    quads = []
+
+    def add(subject: str, predicate: str, value: Any) -> None:
+        quads.append(ox.Quad(ox.NamedNode(subject), ox.NamedNode(predicate), value))
+
+    def literal(value: Any) -> Any:
+        if isinstance(value, bool):
+            return ox.Literal("true" if value else "false", datatype=ox.NamedNode(_XSD + "boolean"))
+        return ox.Literal(str(value))
+
+    add(node, RDF_TYPE, ox.NamedNode(V.Verdict))
+    add(node, RDFS_LABEL, literal(question))
+    add(node, V.answer, literal(verdict.answer))
+    if graph is not None:
+        add(node, V.aboutSituation, ox.NamedNode(graph.iri))
+    for number in verdict.cites:
+        add(node, V.citesRule, ox.NamedNode(rule_iri(number)))
+    for index, check in enumerate(verdict.checks):
+        check_node = f"{node}/check/{index}"
+        add(node, V.hasCheck, ox.NamedNode(check_node))
+        add(check_node, RDF_TYPE, ox.NamedNode(V.Check))
+        add(check_node, RDFS_LABEL, literal(check.check))
+        add(check_node, V.holds, literal(check.holds))
+        add(check_node, V.because, literal(check.because))
+        if check.evaluates:
+            add(check_node, V.evaluates, ox.NamedNode(check.evaluates))
+        for number in check.cites:
+            add(check_node, V.citesRule, ox.NamedNode(rule_iri(number)))
+    store.extend(quads)
+    prefixes = dict(PREFIXES, situation=mint("situation", "x")[:-1], verdict=mint("verdict", "x")[:-1])
+    data = store.dump(format=ox.RdfFormat.TURTLE, from_graph=ox.DefaultGraph(), prefixes=prefixes)
+    return data.decode("utf-8")

@@ -1,0 +1,129 @@
+"""Adding a ninjutsu-like mechanic takes data only, end to end: a made-up keyword with a cost, usable
+from the graveyard during the end step, declared in one Turtle file; a card whose Oracle text has the
+keyword is imported, the reader finds the ability from the mechanic node, and the verdicts evaluate
+its requirements. No Python knows the mechanic."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from card_pool import user_dirs
+from click.testing import CliRunner
+
+from mtgkb.cli import _register_commands, cli
+
+_register_commands()
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+GRAVESTEP = """
+@prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
+@prefix mechanic: <https://w3id.org/mtgkb/mechanic/> .
+@prefix requirement: <https://w3id.org/mtgkb/requirement/> .
+@prefix step: <https://w3id.org/mtgkb/step/> .
+@prefix zone: <https://w3id.org/mtgkb/zone/> .
+@prefix cr: <https://w3id.org/mtgkb/cr/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+mechanic:gravestep a mtgkb:Mechanic ;
+    rdfs:label "Gravestep" ;
+    mtgkb:keyword "Gravestep" ;
+    mtgkb:keywordForm mtgkb:CostKeyword ;
+    mtgkb:actionKind mtgkb:Activate ;
+    mtgkb:functionsIn zone:graveyard ;
+    mtgkb:summary "A made-up test mechanic: activate from your graveyard during the end step." ;
+    mtgkb:hasRequirement requirement:gravestep-in-graveyard , requirement:gravestep-end-step ,
+        requirement:priority ;
+    mtgkb:citesRule cr:602.2 .
+
+requirement:gravestep-in-graveyard a mtgkb:Requirement ;
+    rdfs:label "The card is in your graveyard" ;
+    mtgkb:appliesTo mtgkb:SourceObject ;
+    mtgkb:requiresZone zone:graveyard ;
+    mtgkb:citesRule cr:404.1 .
+
+requirement:gravestep-end-step a mtgkb:Requirement ;
+    rdfs:label "During the end step" ;
+    mtgkb:requiresStep step:end ;
+    mtgkb:citesRule cr:513.1 .
+"""
+
+CARD = {
+    "object": "card",
+    "oracle_id": "00000000-0000-4000-8000-000000000001",
+    "name": "Test Gravewalker",
+    "layout": "normal",
+    "mana_cost": "{3}{B}",
+    "cmc": 4,
+    "type_line": "Creature — Zombie",
+    "oracle_text": "Gravestep {2}{B} (made-up reminder text.)",
+    "colors": ["B"],
+    "color_identity": ["B"],
+    "keywords": [],
+    "power": "3",
+    "toughness": "3",
+    "legalities": {"commander": "legal"},
+}
+
+
+@pytest.fixture(scope="module")
+def gravestep_kb(tmp_path_factory: pytest.TempPathFactory):
+    base = tmp_path_factory.mktemp("gravestep")
+    root = base / "root"
+    for folder in ("ontology", "data"):
+        shutil.copytree(REPO_ROOT / folder, root / folder)
+    (root / "data" / "mechanics" / "gravestep.ttl").write_text(GRAVESTEP, encoding="utf-8")
+    cards = base / "cards.json"
+    cards.write_text(json.dumps([CARD]), encoding="utf-8")
+    saved = os.environ.get("MTGKB_ROOT")
+    os.environ["MTGKB_ROOT"] = str(root)
+    try:
+        with user_dirs(base):
+            result = CliRunner().invoke(cli, ["import", "scryfall", str(cards), "--json", "-q"])
+            assert result.exit_code == 0, result.output
+            yield json.loads(result.stdout), base
+    finally:
+        if saved is None:
+            os.environ.pop("MTGKB_ROOT", None)
+        else:
+            os.environ["MTGKB_ROOT"] = saved
+
+
+def _ask(base: Path, step: str, zone: str) -> tuple[int, dict]:
+    situation = {"turn": "me", "step": step, "players": {"me": {zone: ["Test Gravewalker"]}, "opp": {}}}
+    with user_dirs(base):
+        result = CliRunner().invoke(
+            cli,
+            ["can-activate", "Test Gravewalker", "--situation", "-", "--json"],
+            input=json.dumps(situation),
+        )
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_the_importer_reads_the_new_keyword_from_the_mechanic_node(gravestep_kb) -> None:
+    summary, _base = gravestep_kb
+    assert summary["abilities"].get("gravestep") == 1
+
+
+def test_the_verdict_evaluates_the_new_mechanic_requirements(gravestep_kb) -> None:
+    _summary, base = gravestep_kb
+    code, verdict = _ask(base, "end", "graveyard")
+    assert (code, verdict["answer"], verdict["cost"]) == (0, True, "{2}{B}")
+    assert verdict["ability"] == "Gravestep {2}{B}"
+    assert {"404.1", "513.1", "602.2"} <= set(verdict["cites"])
+
+
+@pytest.mark.parametrize(
+    ("step", "zone", "failing"),
+    [("upkeep", "graveyard", "During the end step"), ("end", "hand", "The card is in your graveyard")],
+)
+def test_the_new_mechanic_says_no_where_its_requirements_fail(
+    gravestep_kb, step: str, zone: str, failing: str
+) -> None:
+    _summary, base = gravestep_kb
+    code, verdict = _ask(base, step, zone)
+    assert (code, verdict["answer"]) == (1, False)
+    assert [c["check"] for c in verdict["checks"] if not c["holds"]] == [failing]

@@ -1,0 +1,121 @@
+"""Cards from the imported pool get the same verdicts as the starter cards: every imported ninjutsu,
+sneak and web-slinging card, and samples of flash and split second cards, run through the same
+situations, with the cost each card's own Oracle text gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from card_pool import imported_pool
+
+from mtgkb.reasoning.questions import can_activate, can_cast, options
+
+
+@pytest.fixture(scope="module")
+def pool_kb(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool")).kb
+
+
+def _cards_with(kb, mechanic: str) -> list[tuple[str, str]]:
+    rows = kb.select(
+        "SELECT DISTINCT ?name ?cost WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
+        f"?a mtgkb:instantiates mechanic:{mechanic} ; mtgkb:abilityCost ?cost }} ORDER BY ?name"
+    )
+    return [(row["name"], row["cost"]) for row in rows]
+
+
+def _combat(step: str, card: str, zone: str = "hand", blocked: bool | None = False, turn: str = "me") -> dict:
+    attacker = {"card": "Grizzly Bears", "attacking": "opp" if turn == "me" else "me", "tapped": True}
+    if blocked is not None:
+        attacker["blocked"] = blocked
+    attackers = {"battlefield": [attacker]}
+    me = {zone: [card]} | (attackers if turn == "me" else {})
+    opp = attackers if turn == "opp" else {}
+    return {"turn": turn, "step": step, "players": {"me": me, "opp": opp}}
+
+
+def test_the_pool_has_the_cards_the_samples_need(pool_kb) -> None:
+    assert len(_cards_with(pool_kb, "ninjutsu")) >= 30
+    assert len(_cards_with(pool_kb, "sneak")) >= 10
+    assert len(_cards_with(pool_kb, "web-slinging")) >= 5
+
+
+def test_every_imported_ninjutsu_card_works_like_the_starter_ninja(pool_kb) -> None:
+    for name, cost in _cards_with(pool_kb, "ninjutsu"):
+        if "{" not in cost or "," in cost:
+            continue  # a cost with more than mana, e.g. "{B}, Discard a card"
+        yes = can_activate(pool_kb, _combat("declare-blockers", name), name, "ninjutsu")
+        assert (yes.answer, yes.cost) == (True, cost), name
+        assert [c.name for c in yes.candidates] == ["Grizzly Bears"], name
+        early = can_activate(pool_kb, _combat("declare-attackers", name, blocked=None), name, "ninjutsu")
+        assert not early.answer, name
+        assert "509.1h" in early.cites, name
+        buried = can_activate(pool_kb, _combat("end-of-combat", name, zone="graveyard"), name, "ninjutsu")
+        assert [c.check for c in buried.checks if not c.holds] == ["The card is in your hand"], name
+
+
+def test_every_imported_sneak_card_works_only_in_your_declare_blockers_step(pool_kb) -> None:
+    for name, cost in _cards_with(pool_kb, "sneak"):
+        yes = can_cast(pool_kb, _combat("declare-blockers", name), name, "sneak")
+        assert (yes.answer, yes.via, yes.cost) == (True, "sneak", cost), name
+        later = can_cast(pool_kb, _combat("combat-damage", name), name, "sneak")
+        assert not later.answer, name
+        theirs = can_cast(pool_kb, _combat("declare-blockers", name, turn="opp"), name, "sneak")
+        assert not theirs.answer and "702.190a" in theirs.cites, name
+
+
+def test_every_imported_web_slinging_card_keeps_its_normal_timing(pool_kb) -> None:
+    for name, cost in _cards_with(pool_kb, "web-slinging"):
+        main = {
+            "turn": "me",
+            "step": "precombat-main",
+            "players": {
+                "me": {"hand": [name], "battlefield": [{"card": "Grizzly Bears", "tapped": True}]},
+                "opp": {},
+            },
+        }
+        yes = can_cast(pool_kb, main, name, "web-slinging")
+        assert (yes.answer, yes.cost) == (True, cost), name
+        combat = can_cast(pool_kb, _combat("declare-blockers", name), name, "web-slinging")
+        assert not combat.answer and "117.1a" in combat.cites, name
+
+
+def test_imported_flash_creatures_are_cast_at_instant_speed(pool_kb) -> None:
+    rows = pool_kb.select(
+        "SELECT DISTINCT ?name WHERE { ?card mtgkb:hasAbility/mtgkb:instantiates mechanic:flash ; "
+        'mtgkb:cardType "Creature" ; mtgkb:name ?name } ORDER BY ?name LIMIT 25'
+    )
+    assert len(rows) == 25
+    for row in rows:
+        situation = {
+            "turn": "opp",
+            "step": "end",
+            "priority": "me",
+            "players": {"me": {"hand": [row["name"]]}, "opp": {}},
+        }
+        verdict = can_cast(pool_kb, situation, row["name"], "normal")
+        assert verdict.answer, row["name"]
+
+
+def test_an_imported_split_second_spell_stops_ninjutsu(pool_kb) -> None:
+    rows = pool_kb.select(
+        "SELECT DISTINCT ?name WHERE { ?card mtgkb:hasAbility/mtgkb:instantiates mechanic:split-second ; "
+        "mtgkb:name ?name } ORDER BY ?name LIMIT 5"
+    )
+    assert rows
+    for row in rows:
+        situation = _combat("declare-blockers", "Ninja of the Deep Hours")
+        situation["stack"] = [{"card": row["name"], "controller": "opp"}]
+        verdict = can_activate(pool_kb, situation, "Ninja of the Deep Hours")
+        assert not verdict.answer, row["name"]
+        assert "702.61a" in verdict.cites, row["name"]
+
+
+def test_options_on_the_pool_lists_each_ninja_in_hand(pool_kb) -> None:
+    ninjas = [name for name, cost in _cards_with(pool_kb, "ninjutsu") if "," not in cost][:6]
+    situation = _combat("declare-blockers", ninjas[0])
+    situation["players"]["me"]["hand"] = ninjas
+    verdict = options(pool_kb, situation)
+    assert verdict.answer
+    assert {o.card for o in verdict.options} == set(ninjas)
