@@ -12,7 +12,11 @@ from mtgkb.cli import _register_commands, cli
 
 _register_commands()
 
-BOARD = {"turn": "me", "players": {"me": {"battlefield": [{"card": "Grizzly Bears"}], "hand": ["Clone"]}}}
+BOARD = {
+    "turn": "me",
+    "step": "precombat-main",
+    "players": {"me": {"battlefield": [{"card": "Grizzly Bears"}], "hand": ["Clone"]}},
+}
 
 
 def run(arguments: list[str], situation: str | None = None):
@@ -32,15 +36,35 @@ def run(arguments: list[str], situation: str | None = None):
         ),
         (
             ["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-"],
-            json.dumps({"players": {"me": {"battlefield": [{"card": "Grizzly Bears", "flying": True}]}}}),
-            "unknown field 'flying'",
+            json.dumps(
+                {**BOARD, "players": {"me": {"battlefield": [{"card": "Grizzly Bears", "flying": True}]}}}
+            ),
+            "players.me.battlefield[0].flying: unknown field",
         ),
         (
             ["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-"],
             "[1, 2",
             "neither JSON nor YAML",
         ),
-        (["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-"], "{}", "names no players"),
+        (
+            ["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-"],
+            "{}",
+            "give at least one player",
+        ),
+        (
+            ["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-"],
+            json.dumps(
+                {**BOARD, "players": {"me": {"battlefield": [{"card": "Grizzly Bears", "counters": 2}]}}}
+            ),
+            "players.me.battlefield[0].counters: a mapping of counter kind",
+        ),
+        (
+            ["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-"],
+            json.dumps(
+                {**BOARD, "players": {"me": {"battlefield": [{"card": "Grizzly Bears", "power": 3}]}}}
+            ),
+            "only a token's characteristics are given",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_a_message(arguments: list[str], situation: str | None, message: str) -> None:
@@ -53,7 +77,16 @@ def test_bad_input_exits_2_with_a_message(arguments: list[str], situation: str |
 
 @pytest.mark.usefixtures("kb")
 def test_a_yaml_situation_reads_like_json() -> None:
-    yaml_board = "turn: me\nplayers:\n  me:\n    battlefield:\n      - {card: Grizzly Bears, tapped: true}\n"
+    yaml_board = "\n".join(
+        [
+            "turn: me",
+            "step: upkeep",
+            "players:",
+            "  me:",
+            "    battlefield:",
+            "      - {card: Grizzly Bears, tapped: true}",
+        ]
+    )
     result = run(["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-", "--json"], yaml_board)
     assert result.exit_code == 0, result.stderr
     answer = json.loads(result.stdout)

@@ -16,7 +16,7 @@ from rdflib import Graph, URIRef
 from mtgkb.importers.oracle_copy import KINDS, MODES, copy_forms, read_copy_effects
 from mtgkb.iris import mint
 from mtgkb.reasoning.copy import copy_verdict, mana_value
-from mtgkb.reasoning.copy_situation import read_situation
+from mtgkb.reasoning.copy_situation import read_copy_situation
 from mtgkb.vocab import V
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -227,10 +227,8 @@ def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 def _situation(pool, battlefield: list[dict]) -> object:
-    from mtgkb.reasoning.copy import resolve_card
-
-    return read_situation(
-        {"turn": "me", "players": {"me": {"battlefield": battlefield}}}, lambda n: resolve_card(pool.kb, n)[0]
+    return read_copy_situation(
+        pool.kb, {"turn": "me", "step": "precombat-main", "players": {"me": {"battlefield": battlefield}}}
     )
 
 

@@ -17,7 +17,8 @@ from mtgkb.cli.verdict_output import emit_verdict
     "--situation",
     metavar="FILE",
     default=None,
-    help="Game situation (JSON or YAML, '-' for stdin): the battlefield, copies, tokens, counters.",
+    help="Game situation (JSON or YAML, '-' for stdin) in the shared format, plus copy fields such as "
+    "face_down, transformed, counters, attached, entered_from.",
 )
 @json_option
 def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_json: bool) -> None:
@@ -35,13 +36,14 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
       mtgkb copy "Spark Double" --target "Yuriko, the Tiger's Shadow" --json
       mtgkb copy Clone --target "Sakashima's Student" --situation board.yaml
     """
-    from mtgkb.reasoning.copy import copy_verdict, resolve_card
+    from mtgkb.reasoning.copy import copy_verdict
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
     game = None
     if situation is not None:
-        from mtgkb.reasoning.copy_situation import load_situation, read_situation
+        from mtgkb.reasoning.copy_situation import read_copy_situation
+        from mtgkb.reasoning.situation import load_situation
 
-        game = read_situation(load_situation(situation), lambda name: resolve_card(kb, name)[0])
+        game = read_copy_situation(kb, load_situation(situation))
     emit_verdict(copy_verdict(kb, " ".join(card), target, game), as_json)

@@ -19,7 +19,7 @@ from mtgkb.iris import mint
 from mtgkb.lookups.common import find_named, read_graph, rule_number, with_iri
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.reasoning.copy_situation import Situation, SituationObject
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide
+from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
 from mtgkb.vocab import RDFS_LABEL, V
 
 if TYPE_CHECKING:
@@ -196,7 +196,18 @@ def resolve_card(kb: KnowledgeBase, name: str) -> tuple[str, str]:
     return match.name, match.iri
 
 
+_LOADED: dict[tuple[str, str], CardFacts] = {}
+
+
 def load_card(kb: KnowledgeBase, name: str) -> CardFacts:
+    """The card's facts, read once per knowledge base: a copy of a copy asks for the same cards again."""
+    key = (str(kb.path), name)  # a store path names one build of the sources
+    if key not in _LOADED:
+        _LOADED[key] = _read_card(kb, name)
+    return _LOADED[key]
+
+
+def _read_card(kb: KnowledgeBase, name: str) -> CardFacts:
     card_name, iri = resolve_card(kb, name)
     graph = read_graph(kb.select(with_iri(_CARD_QUERY, "card", iri)))
     card = graph.node(iri)
@@ -270,7 +281,7 @@ def _copy_effect(graph: Graph, node: Node) -> CopyEffectFacts:
                 characteristic=exception.first(V.copyCharacteristic) or "",
                 values=[str(v) for v in exception.all(V.exceptionValue)],
                 label=exception.first(RDFS_LABEL),
-                cites=[rule_number(r) for r in kind.all(V.citesRule)],
+                cites=sorted((rule_number(r) for r in kind.all(V.citesRule)), key=rule_order),
             )
         )
     return CopyEffectFacts(
@@ -339,12 +350,7 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str, depth: int
             ["708.2", "708.2a", "707.2"],
         )
     if obj.copy_of is not None:
-        inner_obj = obj.copy_of
-        if isinstance(inner_obj, dict):
-            from mtgkb.reasoning.copy_situation import battlefield_object
-
-            inner_obj = battlefield_object(obj.player, inner_obj, lambda n: resolve_card(kb, n)[0])
-        inner = copiable_values_of(kb, inner_obj, depth + 1)
+        inner = copiable_values_of(kb, obj.copy_of, depth + 1)
         values = inner.values
         inherited = list(inner.inherited)
         copier = obj.card

@@ -1,79 +1,49 @@
-"""The battlefield of a game situation, as much of it as the copy verdict needs.
+"""The game situation as the copy verdict needs it: the shared situation reader
+(:mod:`mtgkb.reasoning.situation`) plus the few fields only copying asks about.
 
-A stop-gap until the shared situation reader (mtgkb/reasoning/situation.py, issue 6) lands: it reads
-the same file format (JSON or YAML, ``-`` for stdin), but only the players' zones and the objects on
-the battlefield. Fields of a battlefield object beyond the shared ones that copying needs:
-``copy_of`` (the object it is copying: a card name or another object), ``face_down``,
-``transformed`` (back face up), ``counters`` ({kind: number}), ``attached`` (Auras and Equipment),
-``effects`` (non-copy effects on it, in words), ``entered_from`` (the zone it entered from) and, for
-a token without a card, its characteristics (``power``, ``toughness``, ``colors``, ``types``,
-``subtypes``, ``supertypes``, ``abilities``).
+Each battlefield permanent may carry, beside the shared fields (``card``, ``token``, ``tapped``,
+``attacking``, ``controller``, ``copy_of``, a token's ``types``, ...):
+``face_down``, ``transformed`` (back face up), ``counters`` ({kind: number}), ``attached`` (the Auras
+and Equipment on it), ``effects`` (non-copy effects on it, in words), ``entered_from`` (the zone it
+entered the battlefield from) and, for a token, the characteristics its creating effect gave it
+(``name``, ``power``, ``toughness``, ``colors``, ``subtypes``, ``supertypes``, ``abilities``,
+``mana_cost``). These are taken out before the shared reader checks the rest, and checked here.
 """
 
 from __future__ import annotations
 
-import json
-import sys
+import copy
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError
+from mtgkb.reasoning.situation import SituationError, read_situation
 
-ZONE_LISTS = ("hand", "graveyard", "exile", "library_top", "command")
-_OBJECT_FIELDS = {
-    "card",
-    "token",
-    "copy_of",
-    "controller",
-    "attacking",
-    "blocked",
-    "blocked_by",
-    "tapped",
-    "face_down",
-    "transformed",
-    "counters",
-    "attached",
-    "effects",
-    "entered_from",
-    "power",
-    "toughness",
-    "colors",
-    "types",
-    "subtypes",
-    "supertypes",
-    "abilities",
-    "name",
-    "mana_cost",
-}
-_PLAYER_FIELDS = {
-    "hand",
-    "graveyard",
-    "exile",
-    "library_top",
-    "command",
-    "commanders",
-    "battlefield",
-    "mana",
-    "commander_casts",
-}
+if TYPE_CHECKING:
+    from mtgkb.store import KnowledgeBase
 
-
-class SituationError(MtgkbError):
-    """The situation file is unreadable or names a field we do not know."""
+_FLAGS = ("face_down", "transformed")
+_LISTS = ("attached", "effects", "colors", "subtypes", "supertypes", "abilities")
+_TEXTS = ("entered_from", "name", "power", "toughness", "mana_cost")
+#: The fields this module adds to a battlefield permanent of the shared format.
+COPY_FIELDS = frozenset({*_FLAGS, *_LISTS, *_TEXTS, "counters"})
+_TOKEN_ONLY = frozenset(
+    {"name", "power", "toughness", "colors", "subtypes", "supertypes", "abilities", "mana_cost"}
+)
+_ZONES = ("hand", "graveyard", "exile", "library", "command", "battlefield", "stack")
 
 
 @dataclass
 class SituationObject:
-    """One object on the battlefield (or a card in another zone, with ``zone`` saying which)."""
+    """One object of the situation: a permanent, or a card in another zone (``zone`` says which)."""
 
-    player: str
+    player: str  # its controller
     zone: str
-    card: str | None = None
+    card: str | None = None  # the card's name as the data spells it
     token: str | None = None
-    copy_of: Any = None  # a card name or a raw object dict
+    copy_of: str | None = None  # the name of the card it is copying
     tapped: bool = False
     attacking: Any = None
+    commander: bool = False
     face_down: bool = False
     transformed: bool = False
     counters: dict[str, int] = field(default_factory=dict)
@@ -89,106 +59,90 @@ class SituationObject:
 
 @dataclass
 class Situation:
-    turn: str | None
-    players: dict[str, dict[str, Any]]
     objects: list[SituationObject]
 
-    def commanders(self, player: str) -> list[str]:
-        data = self.players.get(player, {})
-        return list(data.get("command") or []) + list(data.get("commanders") or [])
-
     def is_commander(self, obj: SituationObject) -> bool:
-        return obj.card is not None and not obj.token and obj.card in self.commanders(obj.player)
+        return obj.commander and obj.token is None
 
 
-def load_situation(path: str) -> dict[str, Any]:
-    """The raw situation object from ``path`` (``-`` for stdin), JSON or YAML."""
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise SituationError(f"cannot read the situation file {path}: {error.strerror}") from error
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        try:
-            import yaml
-
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            raise SituationError(
-                f"the situation in {path} is neither JSON nor YAML", "check its syntax"
-            ) from error
-    if not isinstance(data, dict):
-        raise SituationError("a situation is a mapping with 'players' (and 'turn', 'step', ...)")
-    return data
-
-
-def read_situation(data: dict[str, Any], canonical: Any) -> Situation:
-    """``canonical(name)`` turns a card name as typed into the name the knowledge base spells."""
-    players = data.get("players")
-    if not isinstance(players, dict) or not players:
-        raise SituationError("the situation names no players", "add 'players: {me: {battlefield: [...]}}'")
-    objects: list[SituationObject] = []
-    for player, zones in players.items():
-        zones = zones or {}
-        if not isinstance(zones, dict):
-            raise SituationError(f"player '{player}' must be a mapping of zones")
-        unknown = set(zones) - _PLAYER_FIELDS
-        if unknown:
-            raise SituationError(
-                f"unknown field {sorted(unknown)[0]!r} for player '{player}'",
-                f"known fields: {', '.join(sorted(_PLAYER_FIELDS))}",
+def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
+    """Check ``data`` with the shared reader (its copy fields aside) and return its objects."""
+    data = copy.deepcopy(data)
+    extras = _take_copy_fields(data)
+    shared = read_situation(kb, data)
+    raw_copies = _raw_copy_of(data)
+    objects = []
+    for obj in shared.objects:
+        extra = extras.get(obj.key, {})
+        objects.append(
+            SituationObject(
+                player=obj.controller,
+                zone=obj.zone,
+                card=obj.name if not obj.token else None,
+                token=obj.name if obj.token else None,
+                copy_of=raw_copies.get(obj.key),
+                tapped=obj.tapped,
+                attacking=obj.attacking,
+                commander=obj.commander,
+                face_down=bool(extra.get("face_down")),
+                transformed=bool(extra.get("transformed")),
+                counters=dict(extra.get("counters") or {}),
+                attached=list(extra.get("attached") or []),
+                effects=list(extra.get("effects") or []),
+                entered_from=extra.get("entered_from"),
+                printed={k: v for k, v in extra.items() if k in _TOKEN_ONLY}
+                | ({"types": obj.types} if obj.token else {}),
             )
-        for zone in ZONE_LISTS:
-            for name in zones.get(zone) or []:
-                objects.append(SituationObject(player, zone, card=canonical(str(name))))
-        for raw in zones.get("battlefield") or []:
-            objects.append(battlefield_object(player, raw, canonical))
-    return Situation(turn=data.get("turn"), players=players, objects=objects)
-
-
-def battlefield_object(player: str, raw: Any, canonical: Any) -> SituationObject:
-    if isinstance(raw, str):
-        raw = {"card": raw}
-    if not isinstance(raw, dict) or not (raw.get("card") or raw.get("token")):
-        raise SituationError(f"a battlefield object of '{player}' needs 'card' or 'token': {raw!r}")
-    unknown = set(raw) - _OBJECT_FIELDS
-    if unknown:
-        raise SituationError(
-            f"unknown field {sorted(unknown)[0]!r} on {raw.get('card') or raw.get('token')}",
-            f"known fields: {', '.join(sorted(_OBJECT_FIELDS))}",
         )
-    counters = raw.get("counters") or {}
-    if not isinstance(counters, dict):
-        raise SituationError("'counters' is a mapping of counter kind to number, e.g. {'+1/+1': 2}")
-    token = raw.get("token")
-    return SituationObject(
-        player=raw.get("controller") or player,
-        zone="battlefield",
-        card=canonical(str(raw["card"])) if raw.get("card") else None,
-        token=(str(token) if token is not True else str(raw.get("card"))) if token else None,
-        copy_of=raw.get("copy_of"),
-        tapped=bool(raw.get("tapped")),
-        attacking=raw.get("attacking"),
-        face_down=bool(raw.get("face_down")),
-        transformed=bool(raw.get("transformed")),
-        counters={str(k): int(v) for k, v in counters.items()},
-        attached=[str(a) for a in raw.get("attached") or []],
-        effects=[str(e) for e in raw.get("effects") or []],
-        entered_from=raw.get("entered_from"),
-        printed={
-            k: raw[k]
-            for k in (
-                "power",
-                "toughness",
-                "colors",
-                "types",
-                "subtypes",
-                "supertypes",
-                "abilities",
-                "name",
-                "mana_cost",
-            )
-            if k in raw
-        },
-    )
+    return Situation(objects)
+
+
+def _battlefields(data: dict[str, Any]):
+    players = data.get("players")
+    if not isinstance(players, dict):
+        return
+    for player, section in players.items():
+        if not isinstance(section, dict) or not isinstance(section.get("battlefield"), list):
+            continue
+        for index, item in enumerate(section["battlefield"]):
+            if isinstance(item, dict):
+                yield f"{player}/battlefield/{index}", f"players.{player}.battlefield[{index}]", item
+
+
+def _take_copy_fields(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Pop the copy fields off every battlefield permanent, checked, by the shared object key."""
+    extras: dict[str, dict[str, Any]] = {}
+    for key, where, item in _battlefields(data):
+        found = {name: item.pop(name) for name in list(item) if name in COPY_FIELDS}
+        for name, value in found.items():
+            _check(name, value, f"{where}.{name}", is_token="token" in item)
+        extras[key] = found
+    return extras
+
+
+def _check(name: str, value: Any, where: str, is_token: bool) -> None:
+    if name in _TOKEN_ONLY and not is_token:
+        raise SituationError(where, "only a token's characteristics are given; a card has its own")
+    if name in _FLAGS and not isinstance(value, bool):
+        raise SituationError(where, "true or false")
+    if name in _LISTS and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        raise SituationError(where, "a list of strings")
+    if name in ("power", "toughness") and not isinstance(value, int | str):
+        raise SituationError(where, "a number, e.g. 2")
+    if name == "entered_from" and value not in _ZONES:
+        raise SituationError(where, f"{value!r} is not a zone ({', '.join(_ZONES)})")
+    if name == "counters" and not (
+        isinstance(value, dict)
+        and all(
+            isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0
+            for k, n in value.items()
+        )
+    ):
+        raise SituationError(where, "a mapping of counter kind to a whole number, e.g. {'+1/+1': 2}")
+
+
+def _raw_copy_of(data: dict[str, Any]) -> dict[str, str]:
+    """What each permanent copies, as written (the shared reader has checked that it names a card)."""
+    return {
+        key: item["copy_of"] for key, _, item in _battlefields(data) if isinstance(item.get("copy_of"), str)
+    }
