@@ -424,6 +424,10 @@ def apply_exceptions(
     for exception in effect.exceptions:
         if copiable_only and exception.kind not in COPIABLE_KINDS:
             continue
+        if exception.kind == "copy-addition-not-copiable" and not any(
+            _addition_applies(kind, values) for kind in exception.values
+        ):
+            continue
         values = _apply(values, exception, card)
         applied.append(
             AppliedException(
@@ -783,10 +787,16 @@ def _counters(effect: CopyEffectFacts, values: Values) -> dict[str, int]:
         if exception.kind != "copy-addition-not-copiable":
             continue
         for kind in exception.values:
-            needs = "Planeswalker" if kind == "loyalty" else "Creature" if "/" in kind else None
-            if needs is None or needs in values.types:
+            if _addition_applies(kind, values):
                 counters[kind] = counters.get(kind, 0) + 1
     return counters
+
+
+def _addition_applies(counter: str, values: Values) -> bool:
+    """707.9f: an extra counter "if it's a creature" (+1/+1) or "if it's a planeswalker" (loyalty)
+    applies only when the copy, all other exceptions applied, is one (122.1, 306.5b)."""
+    needs = "Planeswalker" if counter == "loyalty" else "Creature" if "/" in counter else None
+    return needs is None or needs in values.types
 
 
 def _copied(target: Target, values: Values) -> list[Characteristic]:
