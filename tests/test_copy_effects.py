@@ -13,7 +13,7 @@ import pytest
 from card_pool import imported_pool
 from rdflib import Graph, URIRef
 
-from mtgkb.importers.oracle_copy import KINDS, MODES, copy_forms, read_copy_effects
+from mtgkb.importers.oracle_copy import KIND_RULES, KINDS, MODES, copy_forms, read_copy_effects
 from mtgkb.iris import mint
 from mtgkb.reasoning.copy import copy_verdict, mana_value
 from mtgkb.reasoning.copy_situation import read_copy_situation
@@ -120,6 +120,14 @@ def test_mana_value_counts_x_as_zero(cost: str, value: float) -> None:
     assert mana_value(cost) == value
 
 
+def test_each_exception_kind_cites_a_rule_of_its_copy_rule() -> None:
+    """The rule the importer puts on each exception is one its kind's node in data/copy.ttl cites."""
+    graph = Graph().parse(REPO_ROOT / "data" / "copy.ttl", format="turtle")
+    for kind, concept in KINDS.items():
+        cited = {str(r) for r in graph.objects(URIRef(mint("concept", concept)), URIRef(V.citesRule))}
+        assert mint("cr", KIND_RULES[kind]) in cited, kind
+
+
 # --- The curated starter cards say what the reader reads in their real text -------------------------
 
 
@@ -184,6 +192,7 @@ def test_curated_copy_effect_is_what_the_reader_reads(
     for node, exception in zip(curated, read.exceptions, strict=True):
         assert values(node, V.exceptionKind) == {mint("concept", KINDS[exception.kind])}
         assert values(node, V.copyCharacteristic) == {exception.characteristic}
+        assert values(node, V.citesRule) == {mint("cr", KIND_RULES[exception.kind])}
         if exception.kind != "adds-ability":  # an added ability's wording is official text: importer only
             assert values(node, V.exceptionValue) == set(exception.values)
 

@@ -27,6 +27,18 @@ MODES = {
     "token": "creates-a-token-copy",
     "becomes": "becomes-a-copy",
 }
+#: Exception kind slug -> the rule each exception of that kind cites (one of its concept's rules;
+#: tests/test_copy_effects.py keeps the two in step).
+KIND_RULES = {
+    "adds-types": "707.9b",
+    "sets": "707.9b",
+    "removes-supertype": "707.9b",
+    "adds-ability": "707.9a",
+    "not-copied": "707.9c",
+    "addition": "707.9e",
+    "status": "110.5",
+    "later-effect": "707.2",
+}
 #: Exception kind slug -> the concept node (data/copy.ttl) that says how it applies.
 KINDS = {
     "adds-types": "copy-exception-adds-types",
@@ -543,6 +555,7 @@ def write_copy_effect(
         add(node_e, RDFS_LABEL, literal(exception.text))
         add(node_e, V.exceptionKind, f"<{mint('concept', KINDS[exception.kind])}>")
         add(node_e, V.copyCharacteristic, literal(exception.characteristic))
+        add(node_e, V.citesRule, f"<{mint('cr', KIND_RULES[exception.kind])}>")
         for value in exception.values:
             add(node_e, V.exceptionValue, literal(value))
 

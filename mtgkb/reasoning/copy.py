@@ -433,7 +433,8 @@ def apply_exceptions(
             AppliedException(
                 kind=exception.kind_label,
                 characteristic=exception.characteristic,
-                values=exception.values or ([exception.label] if exception.label else []),
+                values=[v or f"no {exception.characteristic}" for v in exception.values]
+                or ([exception.label] if exception.label else []),
                 copiable=exception.kind in COPIABLE_KINDS,
                 source=card.name,
                 cites=exception.cites,
@@ -732,17 +733,12 @@ def copy_verdict(
             ["707.1"],
         )
         return _verdict(card, target, None, [check], None, [], [], [], situation is not None)
-    effect = card.copy_effects[0]
-    checks = [
-        Check(
-            f"{card.name} has a copy effect",
-            True,
-            f"{card.name}: {effect.label or 'copy effect'} ({effect.mode_label})",
-            effect.mode_cites or ["707.1"],
-        )
+    # A card with several copy abilities (Mizzium Transreliquat) answers with the first that can copy
+    # the target, or else with the first one's reasons.
+    tried = [
+        (effect, _effect_checks(effect, card, target, source, situation)) for effect in card.copy_effects
     ]
-    checks += _check_condition(effect, card, source)
-    checks += _check_target(effect, card, target, source, situation is not None)
+    effect, checks = next(((e, c) for e, c in tried if decide(c)), tried[0])
     if not decide(checks):
         return _verdict(card, target, effect, checks, None, [], [], [], situation is not None)
     values, applied = apply_exceptions(target.values, effect, card)
@@ -778,6 +774,26 @@ def copy_verdict(
     return _verdict(
         card, target, effect, checks, result, copied, not_copied, exceptions, situation is not None
     )
+
+
+def _effect_checks(
+    effect: CopyEffectFacts,
+    card: CardFacts,
+    target: Target,
+    source: SituationObject | None,
+    situation: Situation | None,
+) -> list[Check]:
+    checks = [
+        Check(
+            f"{card.name} has a copy effect",
+            True,
+            f"{card.name}: {effect.label or 'copy effect'} ({effect.mode_label})",
+            effect.mode_cites or ["707.1"],
+        )
+    ]
+    checks += _check_condition(effect, card, source)
+    checks += _check_target(effect, card, target, source, situation is not None)
+    return checks
 
 
 def _counters(effect: CopyEffectFacts, values: Values) -> dict[str, int]:
