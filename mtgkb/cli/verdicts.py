@@ -106,11 +106,11 @@ def _situation(card: str | None, options: dict[str, Any]) -> dict[str, Any]:
     return situation_from_options(card, TableOptions(**options))
 
 
-def _emit(kb: Any, verdict: Any, as_json: bool, output_format: str | None) -> None:
+def _emit(kb: Any, verdict: Any, situation: dict[str, Any], as_json: bool, output_format: str | None) -> None:
     if output_format == "ttl":
         from mtgkb.reasoning.verdict_rdf import verdict_turtle
 
-        click.echo(verdict_turtle(kb, verdict), nl=False)
+        click.echo(verdict_turtle(kb, verdict, situation), nl=False)
         if not verdict.answer:
             raise click.exceptions.Exit(1)
         return
@@ -148,7 +148,8 @@ def can_activate(
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    _emit(kb, run(kb, _situation(card, situation), card, ability, player), as_json, output_format)
+    game = _situation(card, situation)
+    _emit(kb, run(kb, game, card, ability, player), game, as_json, output_format)
 
 
 @cli.command("can-cast")
@@ -178,7 +179,8 @@ def can_cast(
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    _emit(kb, run(kb, _situation(card, situation), card, via, player), as_json, output_format)
+    game = _situation(card, situation)
+    _emit(kb, run(kb, game, card, via, player), game, as_json, output_format)
 
 
 @cli.command("options")
@@ -199,7 +201,8 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    _emit(kb, run(kb, _situation(None, situation), player), as_json, output_format)
+    game = _situation(None, situation)
+    _emit(kb, run(kb, game, player), game, as_json, output_format)
 
 
 @cli.command()
