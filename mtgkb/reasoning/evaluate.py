@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtgkb.reasoning.knowledge import REQUIRES, Node, Term
-from mtgkb.reasoning.verdict import Check
+from mtgkb.reasoning.verdict import Check, possessive
 from mtgkb.vocab import V, sparql_prefixes
 
 if TYPE_CHECKING:
@@ -211,8 +211,10 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
         step=situation.step.label,
         active=situation.turn,
         holder=situation.priority,
+        active_turn="your turn" if situation.turn == player else f"{possessive(situation.turn)} turn",
+        holder_turn=f"{situation.priority} holds",
         stack=", ".join(stack) or "nothing",
-        wanted_turn=f"{player}'s turn" if truth is True else "another player's turn",
+        wanted_turn="your turn" if truth is True else "another player's turn",
     )
     if obj is not None:
         labels.update(
@@ -243,8 +245,7 @@ def _zone(obj: GameObject) -> str:
 
 
 def _name(obj: GameObject, situation) -> str:
-    owner = f" ({obj.controller}'s)" if obj.zone == "battlefield" else ""
-    return f"{obj.name}{' token' if obj.token else ''}{owner}"
+    return f"{obj.name}{' token' if obj.token else ''}"
 
 
 def _sentence(text: str) -> str:

@@ -49,3 +49,8 @@ def all_cites(checks: Iterable[Check], *more: Iterable[str]) -> list[str]:
 def decide(checks: list[Check]) -> bool:
     """Yes only when there is something to check and every check holds."""
     return bool(checks) and all(c.holds for c in checks)
+
+
+def possessive(name: str) -> str:
+    """ "Alice's", "Ninja of the Deep Hours'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -6,6 +6,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from mtgkb.output import renders
+from mtgkb.reasoning.verdict import possessive
 from mtgkb.text.verdicts import WIDTH, cites_line, verdict_lines
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ def render_action(verdict: ActionVerdict) -> str:
         for c in verdict.candidates:
             what = f"attacking {c.attacking}, {c.blocked}" if c.attacking else "not attacking"
             extra = " (token)" if c.token else " (a commander)" if c.commander else ""
-            lines.append(f"  {c.name}{extra}: {what}; goes to {c.owner}'s hand")
+            lines.append(f"  {c.name}{extra}: {what}; goes to {possessive(c.owner)} hand")
     if verdict.outcome:
         lines += ["", "What follows:"]
         for entry in verdict.outcome:
