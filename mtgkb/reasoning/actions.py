@@ -115,16 +115,17 @@ def source_object(context: Context, name: str, player: str | None) -> GameObject
     """The object the question is about: the card ``name`` in the situation (a player's, if given)."""
     situation = context.graph.situation
     card, display = resolve_card(context.kb, name, "CARD")
-    found = [o for o in situation.objects_of_card(card) if player is None or o.owner == player]
     if player is not None and player not in situation.players:
         raise SituationError("--player", f"{player!r} is not a player of the situation")
+    found = situation.objects_of_card(card)
     if not found:
-        whose = f"{player}'s " if player else "any "
         raise SituationError(
             "",
-            f"{display} is not in {whose}zone of the situation",
+            f"{display} is not in any zone of the situation",
             "list it where it is, e.g. under players.NAME.hand or players.NAME.command",
         )
+    # Another player's card is still the one asked about: its zone check then says it is not yours.
+    found = [o for o in found if o.owner == player] or found
     # The card in a zone it can be used from is the one asked about (a hand beats a graveyard).
     preference = ["hand", "command", "battlefield", "graveyard", "exile", "library", "stack"]
     return sorted(found, key=lambda o: preference.index(o.zone))[0]

@@ -34,6 +34,7 @@ class Pattern:
     holds: str
     fails: str
     body: str
+    cites_step: bool = False  # a failure also cites the rules of the current step
 
 
 @functools.cache
@@ -56,6 +57,7 @@ def patterns() -> dict[str, Pattern]:
             header["holds"],
             header["fails"],
             "\n".join(body),
+            header.get("also-cites") == "step",
         )
     return found
 
@@ -91,6 +93,8 @@ def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject
         ok, text = _check_part(graph, pattern, terms, player, obj)
         holds &= ok
         texts.append(text)
+        if not ok and pattern.cites_step:
+            cites += graph.rules.node(graph.situation.step.iri).cites
     failing = [t for t in texts if t.startswith("\0")]
     because = "; ".join(t.lstrip("\0") for t in (failing or texts))
     return Evaluation(Check(label, holds, _sentence(because), _unique(cites), requirement))

@@ -500,7 +500,18 @@ class _Reader:
         if isinstance(target, dict) and len(target) == 1:
             kind, name = next(iter(target.items()))
             if kind in _ATTACK_KINDS and isinstance(name, str):
-                card = resolve_card(self.kb, name, f"{where}.{kind}")[0]
+                card, display = resolve_card(self.kb, name, f"{where}.{kind}")
+                from mtgkb.store import sparql_iri, sparql_string
+
+                card_type = kind.capitalize()
+                if not self.kb.raw_query(
+                    f"ASK {{ {sparql_iri(card)} mtgkb:cardType {sparql_string(card_type)} }}"
+                ):
+                    raise SituationError(
+                        f"{where}.{kind}",
+                        f"{display} is not a {kind}; only a player, a planeswalker or a battle is attacked "
+                        "(CR 506.3)",
+                    )
                 for obj in self.objects:
                     if (
                         obj.card == card
