@@ -4,11 +4,10 @@ the answer rests on. Commands add their own fields (cost, candidates, outcome, .
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-_RULE_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?$")
+from mtgkb.rule_numbers import rule_sort_key as rule_order
 
 
 @dataclass
@@ -27,15 +26,6 @@ class Verdict:
     answer: bool
     checks: list[Check]
     cites: list[str]
-
-
-def rule_order(number: str) -> tuple[int, int, str]:
-    """Book order: 702.9 before 702.49, 702.49 before 702.49a."""
-    match = _RULE_NUMBER.match(number)
-    if not match:
-        return (10**6, 0, number)
-    section, rule, letters = match.groups()
-    return (int(section), int(rule) if rule is not None else -1, letters or "")
 
 
 def all_cites(checks: Iterable[Check], *more: Iterable[str]) -> list[str]:
