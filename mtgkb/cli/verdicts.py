@@ -84,7 +84,7 @@ def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return json_option(function)
 
 
-def _situation(card: str | None, options: dict[str, Any]) -> dict[str, Any]:
+def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, Any]:
     from mtgkb.errors import MtgkbError
     from mtgkb.reasoning.situation import load_situation
     from mtgkb.reasoning.situation_options import TableOptions, situation_from_options
@@ -103,6 +103,10 @@ def _situation(card: str | None, options: dict[str, Any]) -> dict[str, Any]:
             "describe the situation: --situation FILE, or at least --step",
             "e.g. --step declare-blockers --unblocked 'Goblin Guide'",
         )
+    if card is not None:
+        from mtgkb.reasoning.situation import resolve_card
+
+        resolve_card(kb, card, "CARD")  # a misspelt CARD is reported as such, not as a situation field
     return situation_from_options(card, TableOptions(**options))
 
 
@@ -148,7 +152,7 @@ def can_activate(
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    game = _situation(card, situation)
+    game = _situation(kb, card, situation)
     _emit(kb, run(kb, game, card, ability, player), game, as_json, output_format)
 
 
@@ -179,7 +183,7 @@ def can_cast(
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    game = _situation(card, situation)
+    game = _situation(kb, card, situation)
     _emit(kb, run(kb, game, card, via, player), game, as_json, output_format)
 
 
@@ -201,7 +205,7 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    game = _situation(None, situation)
+    game = _situation(kb, None, situation)
     _emit(kb, run(kb, game, player), game, as_json, output_format)
 
 

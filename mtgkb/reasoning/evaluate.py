@@ -161,7 +161,7 @@ def _cost_object(
     # The closest objects: those meeting the most parts, each with what it lacks.
     scored = sorted(pool, key=lambda o: -sum(ok for ok, _ in results[o.key]))
     best = sum(ok for ok, _ in results[scored[0].key]) if scored else 0
-    near = [o for o in scored if best and sum(ok for ok, _ in results[o.key]) == best][:4]
+    near = [o for o in scored if sum(ok for ok, _ in results[o.key]) == best][:4]
     if near:
         reasons = [
             _name(o, situation) + ": " + ", ".join(t.lstrip("\0") for ok, t in results[o.key] if not ok)
@@ -169,12 +169,7 @@ def _cost_object(
         ]
         because = "no object qualifies (" + "; ".join(reasons) + ")"
     else:
-        first = parts[0] if parts else None
-        because = "no object qualifies"
-        if first is not None:
-            because += (
-                f": nothing in the situation meets '{_fill(graph, first[0].holds, first[1], player, None)}'"
-            )
+        because = "no object qualifies: there is no other object in the situation"
     return Evaluation(Check(label, False, because, _unique(cites), requirement))
 
 
@@ -211,6 +206,7 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
     labels = _Labels(
         player=player,
         value=values[0] if values else "",
+        a_value=_article(values[0]) if values else "",
         values=" or ".join(values),
         step=situation.step.label,
         active=situation.turn,
@@ -260,3 +256,8 @@ def _unique(numbers: list[str]) -> list[str]:
     from mtgkb.reasoning.verdict import rule_order
 
     return sorted(set(numbers), key=rule_order)
+
+
+def _article(word: str) -> str:
+    """ "a Creature", "an Instant"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -377,6 +377,11 @@ class _Reader:
             )
         if "blocked_by" in item and not isinstance(item["blocked_by"], list):
             raise SituationError(f"{where}.blocked_by", "a list of the blockers' names")
+        if item.get("blocked_by") and item.get("blocked") is False:
+            raise SituationError(
+                f"{where}.blocked",
+                "an attacker with blockers declared for it is blocked (CR 509.1h); say blocked: true",
+            )
         obj.blocked = {True: V.Blocked, False: V.Unblocked}.get(item.get("blocked"))  # type: ignore[arg-type]
         self.objects.append(obj)
 
@@ -526,15 +531,20 @@ class _Reader:
 
 
 def resolve_card(kb: KnowledgeBase, name: str, where: str) -> tuple[str, str]:
-    """(IRI, name as the data spells it) of the card ``name``; a miss names the field."""
+    """(IRI, name as the data spells it) of the card ``name``; a miss names the field (``CARD``:
+    the command's argument)."""
     from mtgkb.lookups.common import find_named
 
     try:
         match = find_named(kb, name, ("card",))
     except NotFoundError as error:
-        hint = f"{error.hint} " if error.hint else ""
-        raise SituationError(where, f"no card named {name!r}", hint + _IMPORT_HINT) from error
+        hint = (f"{error.hint} " if error.hint else "") + _IMPORT_HINT
+        if where == "CARD":
+            raise MtgkbError(f"no card named {name!r}", hint) from error
+        raise SituationError(where, f"no card named {name!r}", hint) from error
     except AmbiguousNameError as error:
+        if where == "CARD":
+            raise
         raise SituationError(where, error.message, error.hint) from error
     return match.iri, match.name
 

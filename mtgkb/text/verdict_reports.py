@@ -66,7 +66,9 @@ def render_options(verdict: OptionsVerdict) -> str:
     if verdict.options:
         lines += ["", "Options:"]
         for option in verdict.options:
-            returns = f"; returns {' or '.join(option.candidates)}" if option.candidates else ""
+            returns = (
+                f"; returns {' or '.join(c.name for c in option.candidates)}" if option.candidates else ""
+            )
             lines.append(f"  {option.card}: {option.ability} for {option.cost}{returns}")
     lines += ["", cites_line(verdict)]
     return "\n".join(lines)
