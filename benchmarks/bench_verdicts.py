@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -37,9 +38,16 @@ COMBAT = {
 }
 
 
+# Bytecode caches as a user has them: a shell with PYTHONDONTWRITEBYTECODE set would make every cold
+# run recompile mtgkb's sources (an editable install has no compiled files), but not rdflib's.
+ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def wall_time(command: list[str]) -> float:
     started = time.perf_counter()
-    subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENVIRONMENT
+    )
     return time.perf_counter() - started
 
 
@@ -71,6 +79,8 @@ def main() -> None:
             "mtgkb timing": ([mtgkb, "timing", "Ninja of the Deep Hours"], 1.5),
         }
         times: dict[str, list[float]] = {name: [] for name in commands}
+        for command, _budget in commands.values():
+            wall_time(command)  # writes the bytecode caches
         for _ in range(args.runs):
             for name, (command, _budget) in commands.items():
                 times[name].append(wall_time(command))
