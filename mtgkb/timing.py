@@ -15,6 +15,7 @@ class StepRef:
     iri: str
     label: str | None
     order: int | None
+    your_turn_only: bool = False  # the mechanic needs its user to be the active player
 
 
 def usable_steps(kb: KnowledgeBase, mechanics: set[str]) -> dict[str, list[StepRef]]:
@@ -28,6 +29,6 @@ def usable_steps(kb: KnowledgeBase, mechanics: set[str]) -> dict[str, list[StepR
     for row in kb.select(get_query("mechanic-steps").text):
         if row["mechanic"] in mechanics:
             windows.setdefault(row["mechanic"], []).append(
-                StepRef(row["step"], row["stepLabel"], row["stepOrder"])
+                StepRef(row["step"], row["stepLabel"], row["stepOrder"], bool(row.get("yourTurnOnly")))
             )
     return windows

@@ -2,7 +2,8 @@
 
 Each file holds one scenario: a sentence naming it, the situation (an mtgkb command run with --json,
 and for the verdict commands the game state as ``game``, handed to the command as ``--situation -``),
-what the answer must say (checks on paths into the JSON), the citations the answer must carry and the
+what the answer must say (checks on paths into the JSON; for bad input, exit code 2 and
+``error_includes``, phrases the message must hold), the citations the answer must carry and the
 source of the expected answer. A path is dot-separated; ``*`` walks every item of a list and the
 values found are compared as a set (``set``), searched (``includes`` / ``excludes``), must all
 equal ``equals``, or (``includes_rows`` / ``excludes_rows``) must or must not hold an item whose
@@ -85,6 +86,11 @@ def test_scenario(scenario_file: Path, kb) -> None:
         game = json.dumps(situation["game"])
     result = CliRunner().invoke(cli, arguments, input=game)
     assert result.exit_code == scenario.get("exit_code", 0), result.stderr
+    assert "Traceback" not in result.stderr
+    for text in scenario.get("error_includes", []):
+        assert text in result.stderr, f"the error does not say {text!r}: {result.stderr}"
+    if result.exit_code == 2 and not scenario.get("expect"):
+        return
     answer = json.loads(result.stdout)
     for expectation in scenario["expect"]:
         check(answer, expectation)

@@ -84,7 +84,7 @@ def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return json_option(function)
 
 
-def _situation(card: str | None, options: dict[str, Any]) -> dict[str, Any]:
+def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, Any]:
     from mtgkb.errors import MtgkbError
     from mtgkb.reasoning.situation import load_situation
     from mtgkb.reasoning.situation_options import TableOptions, situation_from_options
@@ -103,14 +103,18 @@ def _situation(card: str | None, options: dict[str, Any]) -> dict[str, Any]:
             "describe the situation: --situation FILE, or at least --step",
             "e.g. --step declare-blockers --unblocked 'Goblin Guide'",
         )
+    if card is not None:
+        from mtgkb.reasoning.situation import resolve_card
+
+        resolve_card(kb, card, "CARD")  # a misspelt CARD is reported as such, not as a situation field
     return situation_from_options(card, TableOptions(**options))
 
 
-def _emit(kb: Any, verdict: Any, as_json: bool, output_format: str | None) -> None:
+def _emit(kb: Any, verdict: Any, situation: dict[str, Any], as_json: bool, output_format: str | None) -> None:
     if output_format == "ttl":
         from mtgkb.reasoning.verdict_rdf import verdict_turtle
 
-        click.echo(verdict_turtle(kb, verdict), nl=False)
+        click.echo(verdict_turtle(kb, verdict, situation), nl=False)
         if not verdict.answer:
             raise click.exceptions.Exit(1)
         return
@@ -148,7 +152,8 @@ def can_activate(
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    _emit(kb, run(kb, _situation(card, situation), card, ability, player), as_json, output_format)
+    game = _situation(kb, card, situation)
+    _emit(kb, run(kb, game, card, ability, player), game, as_json, output_format)
 
 
 @cli.command("can-cast")
@@ -178,7 +183,8 @@ def can_cast(
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    _emit(kb, run(kb, _situation(card, situation), card, via, player), as_json, output_format)
+    game = _situation(kb, card, situation)
+    _emit(kb, run(kb, game, card, via, player), game, as_json, output_format)
 
 
 @cli.command("options")
@@ -199,7 +205,8 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
     from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
-    _emit(kb, run(kb, _situation(None, situation), player), as_json, output_format)
+    game = _situation(kb, None, situation)
+    _emit(kb, run(kb, game, player), game, as_json, output_format)
 
 
 @cli.command()

@@ -9,16 +9,9 @@ from typing import TYPE_CHECKING
 
 from mtgkb.errors import NotFoundError
 from mtgkb.iris import card_iri
-from mtgkb.lookups.common import (
-    DESCRIBE_TAIL,
-    Graph,
-    Node,
-    read_graph,
-    rule_number,
-    sorted_numbers,
-    with_iri,
-)
+from mtgkb.lookups.common import DESCRIBE_TAIL, Graph, Node, read_graph, rule_number, with_iri
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
+from mtgkb.rule_numbers import sorted_numbers
 from mtgkb.timing import StepRef, usable_steps
 from mtgkb.vocab import RDFS_COMMENT, RDFS_LABEL, V
 

@@ -109,25 +109,9 @@ def read_graph(rows: list[dict[str, Any]]) -> Graph:
     return Graph(nodes, labels)
 
 
-_RULE_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?\.?$")
-
-
 def rule_number(iri: str) -> str:
     """``.../cr/702.49d`` -> ``702.49d``."""
     return iri.removeprefix(RULE_PREFIX)
-
-
-def rule_sort_key(number: str) -> tuple[int, int, str]:
-    """Rules in book order: 702.9 before 702.49, 702.49 before 702.49a."""
-    match = _RULE_NUMBER.match(number)
-    if not match:
-        return (10**6, 0, number)
-    section, rule, letters = match.groups()
-    return (int(section), int(rule) if rule is not None else -1, letters or "")
-
-
-def sorted_numbers(numbers: set[str] | list[str]) -> list[str]:
-    return sorted(set(numbers), key=rule_sort_key)
 
 
 def with_iri(query: str, variable: str, iri: str) -> str:

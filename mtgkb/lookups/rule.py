@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.errors import MtgkbError, NotFoundError
 from mtgkb.iris import namespace, rule_iri
-from mtgkb.lookups.common import kind_of, rule_number, rule_sort_key, sorted_numbers, with_iri
+from mtgkb.lookups.common import kind_of, rule_number, with_iri
+from mtgkb.rule_numbers import rule_sort_key, sorted_numbers
 from mtgkb.vocab import V
 
 if TYPE_CHECKING:

@@ -12,16 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mtgkb.lookups.common import (
-    DESCRIBE_TAIL,
-    Graph,
-    Node,
-    find_named,
-    read_graph,
-    rule_number,
-    sorted_numbers,
-    with_iri,
-)
+from mtgkb.lookups.common import DESCRIBE_TAIL, Graph, Node, find_named, read_graph, rule_number, with_iri
+from mtgkb.rule_numbers import sorted_numbers
 from mtgkb.vocab import V
 
 if TYPE_CHECKING:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.errors import MtgkbError
-from mtgkb.lookups.common import Node, read_graph, rule_sort_key
+from mtgkb.lookups.common import Node, read_graph
 from mtgkb.progress import Progress
+from mtgkb.rule_numbers import rule_sort_key
 from mtgkb.store import sparql_string
 from mtgkb.vocab import V
 

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.lookups.common import rule_sort_key
 from mtgkb.progress import Progress, Ticker
+from mtgkb.rule_numbers import rule_sort_key
 
 if TYPE_CHECKING:
     from mtgkb.store import KnowledgeBase

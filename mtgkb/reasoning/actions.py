@@ -16,7 +16,7 @@ from mtgkb.reasoning.evaluate import evaluate, holds_for
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, read_cards, read_rules
 from mtgkb.reasoning.situation import GameObject, SituationError, read_situation, resolve_card, zone_iri
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide
+from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, possessive
 from mtgkb.vocab import RDFS_LABEL, V
 
 if TYPE_CHECKING:
@@ -115,16 +115,17 @@ def source_object(context: Context, name: str, player: str | None) -> GameObject
     """The object the question is about: the card ``name`` in the situation (a player's, if given)."""
     situation = context.graph.situation
     card, display = resolve_card(context.kb, name, "CARD")
-    found = [o for o in situation.objects_of_card(card) if player is None or o.owner == player]
     if player is not None and player not in situation.players:
         raise SituationError("--player", f"{player!r} is not a player of the situation")
+    found = situation.objects_of_card(card)
     if not found:
-        whose = f"{player}'s " if player else "any "
         raise SituationError(
             "",
-            f"{display} is not in {whose}zone of the situation",
+            f"{display} is not in any zone of the situation",
             "list it where it is, e.g. under players.NAME.hand or players.NAME.command",
         )
+    # Another player's card is still the one asked about: its zone check then says it is not yours.
+    found = [o for o in found if o.owner == player] or found
     # The card in a zone it can be used from is the one asked about (a hand beats a graveyard).
     preference = ["hand", "command", "battlefield", "graveyard", "exile", "library", "stack"]
     return sorted(found, key=lambda o: preference.index(o.zone))[0]
@@ -215,7 +216,7 @@ def _question(card: str, verb: str, label: str | None, way: Way) -> str:
     if verb == "cast":
         how = "" if way.mechanic == CASTING else f" for its {label or way.slug} cost"
         return f"Can {card} be cast now{how}?"
-    return f"Can {card}'s {label or way.slug} be activated now?"
+    return f"Can {possessive(card)} {label or way.slug} be activated now?"
 
 
 def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
@@ -223,7 +224,9 @@ def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
     mechanic = context.rules.node(way.mechanic)
     if way.granted_by is not None:
         granter = way.granted_by
-        because = f"{granter.name}, on {granter.controller}'s battlefield, gives {source.name} {label}"
+        because = (
+            f"{granter.name}, on {possessive(granter.controller)} battlefield, gives {source.name} {label}"
+        )
     else:
         because = f"{source.name} has {label}"
     return Check(f"{source.name} has the ability", True, because, _defining_rules(mechanic), way.mechanic)
@@ -325,7 +328,7 @@ def _cost(
         return cost_text, 0, checks
     payment = mana.pay(total, mana.parse_available(available))
     life = payment.life
-    because = "; ".join(notes) + f"; total {cost_text}; {player} can produce {available}"
+    because = "; ".join(notes) + f"; total {cost_text}; you can produce {available}"
     if payment.payable:
         because += " which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
     else:
@@ -400,7 +403,7 @@ def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]
     query = _RULINGS.replace("CARD", sparql_iri(source.card or way.mechanic)).replace("MECHANICS", mechanics)
     notes: dict[tuple, RulingNote] = {}
     for row in context.kb.select(query):
-        key = (row["date"], row["text"] or row["summary"])
+        key = row["text"] or row["summary"]
         notes.setdefault(key, RulingNote(row["date"], row["text"], row["summary"], row["about"]))
     return list(notes.values())
 

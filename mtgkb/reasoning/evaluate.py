@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtgkb.reasoning.knowledge import REQUIRES, Node, Term
-from mtgkb.reasoning.verdict import Check
+from mtgkb.reasoning.verdict import Check, possessive
 from mtgkb.vocab import V, sparql_prefixes
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ class Pattern:
     holds: str
     fails: str
     body: str
+    cites_step: bool = False  # a failure also cites the rules of the current step
 
 
 @functools.cache
@@ -56,6 +57,7 @@ def patterns() -> dict[str, Pattern]:
             header["holds"],
             header["fails"],
             "\n".join(body),
+            header.get("also-cites") == "step",
         )
     return found
 
@@ -91,6 +93,8 @@ def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject
         ok, text = _check_part(graph, pattern, terms, player, obj)
         holds &= ok
         texts.append(text)
+        if not ok and pattern.cites_step:
+            cites += graph.rules.node(graph.situation.step.iri).cites
     failing = [t for t in texts if t.startswith("\0")]
     because = "; ".join(t.lstrip("\0") for t in (failing or texts))
     return Evaluation(Check(label, holds, _sentence(because), _unique(cites), requirement))
@@ -157,7 +161,7 @@ def _cost_object(
     # The closest objects: those meeting the most parts, each with what it lacks.
     scored = sorted(pool, key=lambda o: -sum(ok for ok, _ in results[o.key]))
     best = sum(ok for ok, _ in results[scored[0].key]) if scored else 0
-    near = [o for o in scored if best and sum(ok for ok, _ in results[o.key]) == best][:4]
+    near = [o for o in scored if sum(ok for ok, _ in results[o.key]) == best][:4]
     if near:
         reasons = [
             _name(o, situation) + ": " + ", ".join(t.lstrip("\0") for ok, t in results[o.key] if not ok)
@@ -165,12 +169,7 @@ def _cost_object(
         ]
         because = "no object qualifies (" + "; ".join(reasons) + ")"
     else:
-        first = parts[0] if parts else None
-        because = "no object qualifies"
-        if first is not None:
-            because += (
-                f": nothing in the situation meets '{_fill(graph, first[0].holds, first[1], player, None)}'"
-            )
+        because = "no object qualifies: there is no other object in the situation"
     return Evaluation(Check(label, False, because, _unique(cites), requirement))
 
 
@@ -207,12 +206,15 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
     labels = _Labels(
         player=player,
         value=values[0] if values else "",
+        a_value=_article(values[0]) if values else "",
         values=" or ".join(values),
         step=situation.step.label,
         active=situation.turn,
         holder=situation.priority,
+        active_turn="your turn" if situation.turn == player else f"{possessive(situation.turn)} turn",
+        holder_turn=f"{situation.priority} holds",
         stack=", ".join(stack) or "nothing",
-        wanted_turn=f"{player}'s turn" if truth is True else "another player's turn",
+        wanted_turn="your turn" if truth is True else "another player's turn",
     )
     if obj is not None:
         labels.update(
@@ -243,8 +245,7 @@ def _zone(obj: GameObject) -> str:
 
 
 def _name(obj: GameObject, situation) -> str:
-    owner = f" ({obj.controller}'s)" if obj.zone == "battlefield" else ""
-    return f"{obj.name}{' token' if obj.token else ''}{owner}"
+    return f"{obj.name}{' token' if obj.token else ''}"
 
 
 def _sentence(text: str) -> str:
@@ -255,3 +256,8 @@ def _unique(numbers: list[str]) -> list[str]:
     from mtgkb.reasoning.verdict import rule_order
 
     return sorted(set(numbers), key=rule_order)
+
+
+def _article(word: str) -> str:
+    """ "a Creature", "an Instant"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -95,13 +95,21 @@ class RulesData:
         return [n for n in self.nodes.values() if n.terms(V.countsAction)]
 
 
+# Nodes the verdicts evaluate are read whole; zones, blocked statuses and properties only for their
+# labels (the ontology's comments on every property would double the rows to convert).
 _RULES = """
 SELECT ?s ?p ?o WHERE {
-  { ?s a mtgkb:Mechanic } UNION { ?s a mtgkb:Requirement } UNION { ?s a mtgkb:Timing }
-  UNION { ?s a mtgkb:Outcome } UNION { ?s mtgkb:countsAction ?counted }
-  UNION { ?s a mtgkb:Zone } UNION { ?s a mtgkb:BlockedStatus } UNION { ?s a mtgkb:Step }
-  UNION { ?s a owl:DatatypeProperty } UNION { ?s a mtgkb:ActionKind }
-  ?s ?p ?o .
+  {
+    { ?s a mtgkb:Mechanic } UNION { ?s a mtgkb:Requirement } UNION { ?s a mtgkb:Timing }
+    UNION { ?s a mtgkb:Outcome } UNION { ?s mtgkb:countsAction ?counted } UNION { ?s a mtgkb:Step }
+    ?s ?p ?o .
+  }
+  UNION {
+    { ?s a mtgkb:Zone } UNION { ?s a mtgkb:BlockedStatus } UNION { ?s a owl:DatatypeProperty }
+    UNION { ?s a mtgkb:ActionKind }
+    ?s rdfs:label ?o .
+    BIND(rdfs:label AS ?p)
+  }
 }
 """
 

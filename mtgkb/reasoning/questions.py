@@ -10,6 +10,7 @@ from mtgkb.errors import MtgkbError
 from mtgkb.reasoning.actions import (
     CASTING,
     ActionVerdict,
+    Candidate,
     Context,
     Way,
     ability_ways,
@@ -66,7 +67,7 @@ class Option:
     ability: str
     via: str
     cost: str | None
-    candidates: list[str]
+    candidates: list[Candidate]
     cites: list[str]
 
 
@@ -114,7 +115,7 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
                         verdict.ability or way.slug,
                         way.slug,
                         verdict.cost,
-                        [c.name for c in verdict.candidates],
+                        verdict.candidates,
                         verdict.cites,
                     )
                 )

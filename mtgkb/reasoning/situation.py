@@ -377,6 +377,11 @@ class _Reader:
             )
         if "blocked_by" in item and not isinstance(item["blocked_by"], list):
             raise SituationError(f"{where}.blocked_by", "a list of the blockers' names")
+        if item.get("blocked_by") and item.get("blocked") is False:
+            raise SituationError(
+                f"{where}.blocked",
+                "an attacker with blockers declared for it is blocked (CR 509.1h); say blocked: true",
+            )
         obj.blocked = {True: V.Blocked, False: V.Unblocked}.get(item.get("blocked"))  # type: ignore[arg-type]
         self.objects.append(obj)
 
@@ -500,7 +505,18 @@ class _Reader:
         if isinstance(target, dict) and len(target) == 1:
             kind, name = next(iter(target.items()))
             if kind in _ATTACK_KINDS and isinstance(name, str):
-                card = resolve_card(self.kb, name, f"{where}.{kind}")[0]
+                card, display = resolve_card(self.kb, name, f"{where}.{kind}")
+                from mtgkb.store import sparql_iri, sparql_string
+
+                card_type = kind.capitalize()
+                if not self.kb.raw_query(
+                    f"ASK {{ {sparql_iri(card)} mtgkb:cardType {sparql_string(card_type)} }}"
+                ):
+                    raise SituationError(
+                        f"{where}.{kind}",
+                        f"{display} is not a {kind}; only a player, a planeswalker or a battle is attacked "
+                        "(CR 506.3)",
+                    )
                 for obj in self.objects:
                     if (
                         obj.card == card
@@ -515,15 +531,20 @@ class _Reader:
 
 
 def resolve_card(kb: KnowledgeBase, name: str, where: str) -> tuple[str, str]:
-    """(IRI, name as the data spells it) of the card ``name``; a miss names the field."""
+    """(IRI, name as the data spells it) of the card ``name``; a miss names the field (``CARD``:
+    the command's argument)."""
     from mtgkb.lookups.common import find_named
 
     try:
         match = find_named(kb, name, ("card",))
     except NotFoundError as error:
-        hint = f"{error.hint} " if error.hint else ""
-        raise SituationError(where, f"no card named {name!r}", hint + _IMPORT_HINT) from error
+        hint = (f"{error.hint} " if error.hint else "") + _IMPORT_HINT
+        if where == "CARD":
+            raise MtgkbError(f"no card named {name!r}", hint) from error
+        raise SituationError(where, f"no card named {name!r}", hint) from error
     except AmbiguousNameError as error:
+        if where == "CARD":
+            raise
         raise SituationError(where, error.message, error.hint) from error
     return match.iri, match.name
 

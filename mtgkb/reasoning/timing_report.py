@@ -47,7 +47,7 @@ def timing_report(kb: KnowledgeBase, name: str) -> TimingReport:
             if rules.node(mechanic).first(V.actionKind) in (V.Activate, V.Cast):
                 label = ability.first(RDFS_LABEL) or rules.label(mechanic)
                 found.append(_timing(kb, rules, label, mechanic, card, card_mechanics))
-    if "Land" not in card.all(V.cardType):
+    if _possible_for(rules, CASTING, card):
         found.insert(0, _timing(kb, rules, "Cast", CASTING, card, card_mechanics))
     return TimingReport(display, found)
 
@@ -73,6 +73,21 @@ def _timing(
         needs_empty_stack=any(n.first(V.requiresEmptyStack) is True for n in nodes + timings),
         cites=sorted(cites, key=rule_order),
     )
+
+
+def _possible_for(rules: RulesData, mechanic: str, card: Node) -> bool:
+    """False when a requirement on the card itself asks for card types it can never meet (a land is
+    never cast)."""
+    types = set(card.all(V.cardType))
+    for requirement in map(rules.node, rules.node(mechanic).all(V.hasRequirement)):
+        if requirement.first(V.appliesTo) != V.SourceObject:
+            continue
+        if (
+            not set(requirement.all(V.requiresCardType)) <= types
+            or set(requirement.all(V.requiresNotCardType)) & types
+        ):
+            return False
+    return True
 
 
 def _waived(requirement: Node, card: Node, card_mechanics: set[str]) -> bool:

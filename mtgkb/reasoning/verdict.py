@@ -4,11 +4,10 @@ the answer rests on. Commands add their own fields (cost, candidates, outcome, .
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-_RULE_NUMBER = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z]*))?$")
+from mtgkb.rule_numbers import rule_sort_key as rule_order
 
 
 @dataclass
@@ -29,15 +28,6 @@ class Verdict:
     cites: list[str]
 
 
-def rule_order(number: str) -> tuple[int, int, str]:
-    """Book order: 702.9 before 702.49, 702.49 before 702.49a."""
-    match = _RULE_NUMBER.match(number)
-    if not match:
-        return (10**6, 0, number)
-    section, rule, letters = match.groups()
-    return (int(section), int(rule) if rule is not None else -1, letters or "")
-
-
 def all_cites(checks: Iterable[Check], *more: Iterable[str]) -> list[str]:
     """Every rule number the checks and ``more`` cite, once each, in book order."""
     numbers = {n for c in checks for n in c.cites}
@@ -49,3 +39,8 @@ def all_cites(checks: Iterable[Check], *more: Iterable[str]) -> list[str]:
 def decide(checks: list[Check]) -> bool:
     """Yes only when there is something to check and every check holds."""
     return bool(checks) and all(c.holds for c in checks)
+
+
+def possessive(name: str) -> str:
+    """ "Alice's", "Ninja of the Deep Hours'"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"

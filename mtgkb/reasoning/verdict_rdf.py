@@ -15,14 +15,13 @@ if TYPE_CHECKING:
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
-def verdict_turtle(kb: KnowledgeBase, verdict: Any) -> str:
-    """Turtle for ``verdict`` and the situation it was evaluated against (rebuilt, so the verdict
-    dataclass stays plain data)."""
+def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | None) -> str:
+    """Turtle for ``verdict`` and the ``situation`` it was evaluated against (its graph is rebuilt,
+    so the verdict dataclass stays plain data)."""
     import pyoxigraph as ox
 
     from mtgkb.reasoning.actions import prepare
 
-    situation = getattr(verdict, "situation_data", None)
     graph = prepare(kb, situation).graph if situation is not None else None
     store = graph.store if graph is not None else ox.Store()
     key = graph.iri.rsplit("/", 1)[-1] if graph is not None else "none"

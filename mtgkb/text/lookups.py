@@ -105,6 +105,8 @@ def _ability(ability: AbilityInfo, indent: int, oracle_text: str) -> list[str]:
         lines.append(pad + "  " + " · ".join(details))
     if ability.mechanic and ability.mechanic.usable_in:
         steps = ", ".join(step.label or step.iri for step in ability.mechanic.usable_in)
+        if any(step.your_turn_only for step in ability.mechanic.usable_in):
+            steps += ", on your own turn only"
         lines += _wrap(f"usable in: {steps} (derived from the turn graph)", indent + 2)
     # The ability's own line of oracle text is shown only when the card's text above does not hold it.
     for text in (ability.text, ability.comment):

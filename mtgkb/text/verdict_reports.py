@@ -6,6 +6,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from mtgkb.output import renders
+from mtgkb.reasoning.verdict import possessive
 from mtgkb.text.verdicts import WIDTH, cites_line, verdict_lines
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ def render_action(verdict: ActionVerdict) -> str:
         for c in verdict.candidates:
             what = f"attacking {c.attacking}, {c.blocked}" if c.attacking else "not attacking"
             extra = " (token)" if c.token else " (a commander)" if c.commander else ""
-            lines.append(f"  {c.name}{extra}: {what}; goes to {c.owner}'s hand")
+            lines.append(f"  {c.name}{extra}: {what}; goes to {possessive(c.owner)} hand")
     if verdict.outcome:
         lines += ["", "What follows:"]
         for entry in verdict.outcome:
@@ -65,7 +66,9 @@ def render_options(verdict: OptionsVerdict) -> str:
     if verdict.options:
         lines += ["", "Options:"]
         for option in verdict.options:
-            returns = f"; returns {' or '.join(option.candidates)}" if option.candidates else ""
+            returns = (
+                f"; returns {' or '.join(c.name for c in option.candidates)}" if option.candidates else ""
+            )
             lines.append(f"  {option.card}: {option.ability} for {option.cost}{returns}")
     lines += ["", cites_line(verdict)]
     return "\n".join(lines)
