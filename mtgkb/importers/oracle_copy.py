@@ -500,11 +500,16 @@ def _unread_form(line: str) -> str:
 _COPY_EFFECT = iri(V.CopyEffect)
 _COPY_EXCEPTION = iri(V.CopyException)
 _REQUIREMENT = iri(V.Requirement)
-_ABILITY_CLASS = {
-    "enters": iri(V.StaticAbility),
-    "token": iri(V.TriggeredAbility),
-    "becomes": iri(V.TriggeredAbility),
-}
+
+
+def _ability_class(effect: CopyEffect) -> str:
+    """Triggered ("When ...", "Whenever ...", "At ..."), activated ("{2}: ...") or otherwise static
+    (an "enters as a copy" replacement, a spell's own effect)."""
+    if re.match(r"^(?:when|whenever|at)\b", effect.text, re.I):
+        return iri(V.TriggeredAbility)
+    if re.match(r"^[^\"]*?:\s", effect.text) and not effect.text.lower().startswith("you may"):
+        return iri(V.ActivatedAbility)
+    return iri(V.StaticAbility) if effect.mode == "enters" else iri(V.Ability)
 
 
 def write_copy_effects(
@@ -529,7 +534,7 @@ def write_copy_effect(
     beneath it (``.../target``, ``.../condition``, ``.../exception/1``)."""
     node = mint("ability", card_name, slug)
     add(card, V.hasAbility, f"<{node}>")
-    add(node, RDF_TYPE, _ABILITY_CLASS[effect.mode])
+    add(node, RDF_TYPE, _ability_class(effect))
     add(node, RDF_TYPE, _COPY_EFFECT)
     add(node, RDFS_LABEL, literal(f"Copy effect ({MODES[effect.mode].replace('-', ' ')})"))
     add(node, V.abilityText, literal(effect.text))

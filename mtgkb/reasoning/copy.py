@@ -48,7 +48,6 @@ COPIABLE_KINDS = {
     "copy-exception-adds-ability",
     "copy-exception-not-copied",
 }
-_SUPERTYPES = {"Basic", "Legendary", "Snow", "World", "Ongoing"}
 _FACE_LAYOUTS = {"transform", "modal_dfc", "meld", "double_faced_token", "reversible_card"}
 
 
@@ -324,7 +323,6 @@ class Target:
     counters: dict[str, int] = field(default_factory=dict)
     attached: list[str] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)
-    commander: bool = False
     source_of_values: list[str] = field(default_factory=list)  # how the copiable values were found
     cites: list[str] = field(default_factory=list)
     inherited: list[AppliedException] = field(default_factory=list)
@@ -332,10 +330,8 @@ class Target:
     obj: SituationObject | None = None
 
 
-def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str, depth: int = 0) -> Target:
-    """The copiable values of ``obj``: a card name, or an object of the situation."""
-    if depth > 8:
-        raise CopyInputError("the copy_of chain in the situation is too deep (a loop?)")
+def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
+    """The copiable values of ``obj``: a card name (as printed), or an object of the situation."""
     if isinstance(obj, str):
         card = load_card(kb, obj)
         return Target(
@@ -350,7 +346,7 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str, depth: int
             ["708.2", "708.2a", "707.2"],
         )
     if obj.copy_of is not None:
-        inner = copiable_values_of(kb, obj.copy_of, depth + 1)
+        inner = copiable_values_of(kb, obj.copy_of)
         values = inner.values
         inherited = list(inner.inherited)
         copier = obj.card
@@ -932,5 +928,4 @@ def _find_target(
     on_battlefield = [o for o in candidates if o.zone == "battlefield"]
     obj = (on_battlefield or candidates)[0]
     target = copiable_values_of(kb, obj)
-    target.commander = situation.is_commander(obj)
     return target, source
