@@ -21,7 +21,7 @@ from mtgkb.reasoning.actions import (
     source_object,
 )
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites
-from mtgkb.vocab import RDFS_LABEL, V
+from mtgkb.vocab import V
 
 if TYPE_CHECKING:
     from mtgkb.store import KnowledgeBase
@@ -154,7 +154,3 @@ def _no_ability(context: Context, source, actor: str) -> ActionVerdict:
         outcome=[],
         rulings=[],
     )
-
-
-def ability_label(way: Way) -> str:
-    return (way.ability.first(RDFS_LABEL) if way.ability is not None else None) or way.slug
