@@ -24,6 +24,7 @@ instantiates abilityCost abilityText partnerText partnerWithName partnerWith gra
 changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate
+hasEveryCreatureType consequenceOf
 prohibitsAction exemptsAction
 phaseOrder inPhase stepOrder nextStep nextPhase isFirstStep isOptional
 playersReceivePriority blockedStatusDecided attackersMayExist
@@ -31,6 +32,7 @@ possibleOnlyWhen
 requiresZone requiresStep requiresStepProperty requiresActivePlayer requiresTiming
 requiresCardType requiresSupertype requiresSubtype requiresOnlyListedSubtypes requiresControlByYou
 requiresAttacking requiresBlockedStatus requiresTapped requiresEmptyStack
+requiresPowerToughnessBox requiresAbility alternativeRequirement
 countsAction countsFromZone taxPerCount
 copiableValue notCopiable
 ruleNumber title summary text parentRule refersTo inEdition effectiveDate sourceFile

@@ -40,7 +40,12 @@ _KEYWORD_LABELS = {
     "partner-with": "Partner with",
     "choose-a-background": "Choose a Background",
     "doctors-companion": "Doctor's companion",
+    "changeling": "Changeling",
+    "can-be-your-commander": "Can be your commander",
 }
+
+#: Mechanics whose abilities are static abilities rather than keywords: they say what they do in words.
+STATIC_MECHANICS = frozenset({"can-be-your-commander"})
 
 SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Host", "Elite", "Token"})
 
@@ -55,6 +60,8 @@ _MENTIONS = (
     "background",
     "companion",
     "friends",
+    "changeling",
+    "can be your commander",
 )
 
 
@@ -71,6 +78,8 @@ _COST_KEYWORD = re.compile(
     rf"^(?P<keyword>{_KEYWORD_NAMES})(?:{_DASH}(?P<text>.+?)|\s+(?P<mana>{_MANA}))\.?$", re.IGNORECASE
 )
 _PARTNER_WITH = re.compile(r"^partner with\s+(?P<name>.+?)\.?$", re.IGNORECASE)
+# "Teferi, Temporal Archmage can be your commander." (CR 903.3a); older cards say "this card".
+_CAN_BE_COMMANDER = re.compile(r"^.+ can be your commander\.?$", re.IGNORECASE)
 _PARTNER_TEXT = re.compile(rf"^partner{_DASH}(?P<text>.+?)\.?$", re.IGNORECASE)
 # "Each creature card in your hand has ninjutsu {2}{U}{B}." (Satoru Umezawa)
 _GRANT = re.compile(
@@ -92,6 +101,7 @@ _SIMPLE = {
     "split second": "split-second",
     "choose a background": "choose-a-background",
     "doctor's companion": "doctors-companion",
+    "changeling": "changeling",
 }
 
 
@@ -295,6 +305,8 @@ def _read_body(body: str, line: str, name: str | None) -> RecognisedAbility | No
     if lowered == "friends forever":
         # The older wording of partner—Friends forever (same ability, reworded in 2026).
         return RecognisedAbility("partner-friends-forever", partner_text="Friends forever", text=line)
+    if _CAN_BE_COMMANDER.match(body):
+        return RecognisedAbility("can-be-your-commander", text=line)
     match = _PARTNER_WITH.match(body)
     if match:
         partner = match.group("name").strip()
@@ -329,8 +341,8 @@ def _read_body(body: str, line: str, name: str | None) -> RecognisedAbility | No
 
 def _read_keyword(part: str, line: str) -> RecognisedAbility | None:
     """A cost keyword ("Ninjutsu {1}{U}") or "split second" on its own."""
-    if part.lower() == "split second":
-        return RecognisedAbility("split-second", text=line)
+    if part.lower() in ("split second", "changeling"):
+        return RecognisedAbility(_SIMPLE[part.lower()], text=line)
     match = _COST_KEYWORD.match(part)
     if not match:
         return None
