@@ -25,6 +25,7 @@ changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate
 hasEveryCreatureType consequenceOf
+CommanderPair pairMember pairedThrough pairedByCard
 prohibitsAction exemptsAction
 phaseOrder inPhase stepOrder nextStep nextPhase isFirstStep isOptional
 playersReceivePriority blockedStatusDecided attackersMayExist

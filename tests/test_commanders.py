@@ -207,3 +207,17 @@ def test_colour_identity_on_the_full_pool(pool, names: list[str], identity: list
 
     verdict = commanders_verdict(pool.kb, names)
     assert verdict.color_identity == identity
+
+
+def test_the_store_holds_every_legal_pair_as_a_cited_edge(kb) -> None:
+    from mtgkb.reasoning.partner_graph import read_network
+
+    network = read_network(kb)
+    rows = kb.select(
+        "SELECT ?pair ?a ?b ?m (COUNT(?rule) AS ?rules) WHERE { ?pair a mtgkb:CommanderPair ; "
+        "mtgkb:pairMember ?a, ?b ; mtgkb:pairedThrough ?m ; mtgkb:citesRule ?rule . "
+        "FILTER(STR(?a) < STR(?b)) } GROUP BY ?pair ?a ?b ?m"
+    )
+    stored = {(r["a"], r["b"], r["m"]) for r in rows}
+    assert stored == {(e.first, e.second, e.mechanic) for e in network.edges}
+    assert len(rows) >= 10 and all(r["rules"] >= 1 for r in rows)

@@ -12,13 +12,14 @@ commanders``, so the network and the verdict never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mtgkb.errors import MtgkbError
+from mtgkb.iris import mint
 from mtgkb.reasoning.commander_model import CardFacts, Model, load_cards, load_model, wubrg
 from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
 from mtgkb.reasoning.verdict import rule_order
-from mtgkb.vocab import V
+from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
     import networkx
@@ -32,7 +33,7 @@ class PartnerEdge:
     second: str
     mechanic: str  # IRI of the partner mechanic that pairs them
     via: str  # its label
-    owner: str  # IRI of the card whose ability it is (both have one for symmetric abilities)
+    owners: list[str]  # IRIs of the cards whose own ability allows it (both, for symmetric abilities)
     cites: list[str]
 
 
@@ -106,12 +107,18 @@ def legal_pairs(model: Model, cards: dict[str, CardFacts]) -> list[PartnerEdge]:
                 pairing = is_legal_pair(model, card, other)
                 if pairing is None or pairing.mechanic is None:
                     continue
+                first, second = sorted((card, other), key=lambda c: c.iri)
+                owners = [
+                    c.iri
+                    for c in (first, second)
+                    if any(a.mechanic == pairing.mechanic for a in c.partner_abilities(model))
+                ]
                 edges[key] = PartnerEdge(  # type: ignore[index]
-                    card.iri if card.iri < other.iri else other.iri,
-                    other.iri if card.iri < other.iri else card.iri,
+                    first.iri,
+                    second.iri,
                     pairing.mechanic,
                     model.mechanics[pairing.mechanic].label,
-                    pairing.owner or card.iri,
+                    owners,
                     pairing.cites,
                 )
     return sorted(edges.values(), key=lambda e: (e.first, e.second))
@@ -132,7 +139,7 @@ def to_networkx(network: PartnerNetwork) -> networkx.Graph:
             edge.second,
             label=edge.via,
             mechanic=edge.mechanic,
-            owner=edge.owner,
+            owners=" ".join(edge.owners),
             cites=" ".join(edge.cites),
         )
     return graph
@@ -163,38 +170,78 @@ class PartnersReport:
     groups: list[PartnerGroup]
 
 
-def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
-    """Every card that can be the second commander of the card ``name``, grouped by ability."""
-    import networkx
+_PARTNERS = """
+SELECT ?other ?mechanic ?label ?rule WHERE {
+  ?pair mtgkb:pairMember ?card .
+  ?pair mtgkb:pairMember ?other .
+  FILTER(?other != ?card)
+  ?pair mtgkb:pairedThrough ?mechanic .
+  ?mechanic rdfs:label ?label .
+  OPTIONAL { ?pair mtgkb:citesRule ?rule }
+}"""
 
-    from mtgkb.lookups.common import find_named
+
+def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
+    """Every card that can be the second commander of the card ``name``, grouped by ability, read
+    from the pairs the store derived when it was built (see :func:`derive_pairs`)."""
+    from mtgkb.lookups.common import find_named, rule_number
 
     match = find_named(kb, name, ("card",))
-    network = read_network(kb)
-    graph = to_networkx(network)
-    card = network.cards.get(match.iri) or load_cards(kb, [match.iri])[match.iri]
-    neighbours: list[str] = []
-    if match.iri in graph:
-        neighbours = list(networkx.neighbors(graph, match.iri))
-    else:
-        _explain_no_partners(network.model, card)
+    rows = kb.select(_PARTNERS, card=match.iri)
+    others = list(dict.fromkeys(row["other"] for row in rows))
+    cards = load_cards(kb, [match.iri, *others])
+    card = cards[match.iri]
+    if not rows:
+        _explain_no_partners(load_model(kb), card)
     identity = card_identity(card)[0]
     groups: dict[str, PartnerGroup] = {}
-    for other in neighbours:
-        data: dict[str, Any] = graph.edges[match.iri, other]
-        group = groups.setdefault(
-            data["mechanic"],
-            PartnerGroup(data["label"], data["mechanic"], 0, sorted(data["cites"].split(), key=rule_order)),
-        )
-        group.count += 1
-        combined = wubrg(set(identity) | set(graph.nodes[other]["color_identity"]))
-        group.partners.append(Partner(graph.nodes[other]["label"], other, combined))
-    for group in groups.values():
-        group.partners.sort(key=lambda p: p.name.casefold())
-        if limit is not None:
-            del group.partners[limit:]
+    members: dict[str, set[str]] = {}
+    for row in rows:
+        group = groups.setdefault(row["mechanic"], PartnerGroup(row["label"], row["mechanic"], 0, []))
+        if row["rule"] and rule_number(row["rule"]) not in group.cites:
+            group.cites.append(rule_number(row["rule"]))
+        members.setdefault(row["mechanic"], set()).add(row["other"])
+    for mechanic, group in groups.items():
+        group.cites.sort(key=rule_order)
+        group.count = len(members[mechanic])
+        partners = [
+            Partner(cards[o].name, o, wubrg(set(identity) | set(card_identity(cards[o])[0])))
+            for o in members[mechanic]
+        ]
+        group.partners = sorted(partners, key=lambda p: p.name.casefold())[:limit]
     ordered = sorted(groups.values(), key=lambda g: g.via.casefold())
-    return PartnersReport(card.name, card.iri, identity, sum(g.count for g in ordered), ordered)
+    return PartnersReport(card.name, card.iri, identity, len(set(others)), ordered)
+
+
+PAIRS_GRAPH = mint("graph", "derived", "partner-pairs")
+
+
+def derive_pairs(kb: KnowledgeBase) -> str:
+    """Every legal pair of ``kb`` as N-Quads for the named graph :data:`PAIRS_GRAPH`: a
+    mtgkb:CommanderPair node per edge of the partner network. Nothing is added to the card nodes:
+    a card read for a verdict or a lookup stays as small as its sources made it."""
+    import io
+
+    from mtgkb.nquads import QuadWriter, iri, literal
+
+    network = read_network(kb)
+    graph = to_networkx(network)
+    stream = io.StringIO()
+    writer = QuadWriter(stream, PAIRS_GRAPH)
+    for first, second in sorted(tuple(sorted(edge)) for edge in graph.edges()):
+        data = graph.edges[first, second]
+        node = mint("pair", first.rsplit("/", 1)[1], second.rsplit("/", 1)[1])
+        names = f"{graph.nodes[first]['label']} and {graph.nodes[second]['label']}"
+        writer.add(node, RDF_TYPE, iri(V.CommanderPair))
+        writer.add(node, RDFS_LABEL, literal(f"{names} through {data['label']}"))
+        writer.add(node, V.pairedThrough, iri(data["mechanic"]))
+        for member in (first, second):
+            writer.add(node, V.pairMember, iri(member))
+        for owner in data["owners"].split():
+            writer.add(node, V.pairedByCard, iri(owner))
+        for number in data["cites"].split():
+            writer.add(node, V.citesRule, iri(mint("cr", number)))
+    return stream.getvalue()
 
 
 def _explain_no_partners(model: Model, card: CardFacts) -> None:
