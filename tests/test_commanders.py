@@ -221,3 +221,14 @@ def test_the_store_holds_every_legal_pair_as_a_cited_edge(kb) -> None:
     stored = {(r["a"], r["b"], r["m"]) for r in rows}
     assert stored == {(e.first, e.second, e.mechanic) for e in network.edges}
     assert len(rows) >= 10 and all(r["rules"] >= 1 for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("other", "via"), [("Rory Williams", "Partner with [name]"), ("The Tenth Doctor", "Doctor's companion")]
+)
+def test_a_card_with_two_partner_abilities_uses_one_of_them(pool, other: str, via: str) -> None:
+    from mtgkb.reasoning.commanders import commanders_verdict
+
+    verdict = commanders_verdict(pool.kb, ["Amy Pond", other])
+    assert verdict.answer and verdict.via == via
+    assert "702.124g" in verdict.cites
