@@ -230,7 +230,11 @@ def load_model(kb: KnowledgeBase) -> Model:
                 Consequence(_first(node, RDFS_LABEL) or iri, _first(node, V.summary) or "", _cites(node))
             )
     designation = nodes.get(DESIGNATION, {})
-    eligibility = [requirements[iri] for iri in sorted(designation.get(V.alternativeRequirement, []))]
+    # Plainest first: creature, Vehicle, Spacecraft, then a card whose own text makes it eligible.
+    eligibility = sorted(
+        (requirements[iri] for iri in designation.get(V.alternativeRequirement, [])),
+        key=lambda r: (bool(r.abilities), r.power_toughness_box, len(r.subtypes), r.iri),
+    )
     return Model(eligibility, _cites(designation), requirements, mechanics, consequences)
 
 

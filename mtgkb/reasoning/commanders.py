@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.reasoning.commander_model import (
+    _SYMBOL,
     Ability,
     CardFacts,
     Consequence,
@@ -86,6 +87,12 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
         checks += [eligibility_check(model, card, None, None) for card in cards]
     elif len(cards) == 2:
         first, second = cards
+        pairing = pair(model, first, second)
+        # Each card first, then whether they are two cards, then the pairing itself.
+        checks += [
+            eligibility_check(model, first, second, pairing),
+            eligibility_check(model, second, first, pairing),
+        ]
         if first.iri == second.iri:
             checks.append(
                 Check(
@@ -96,14 +103,9 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
                     ["903.5b"],
                 )
             )
-        pairing = pair(model, first, second)
         checks.append(
             Check("partner abilities allow the pair", pairing.holds, pairing.because, pairing.cites)
         )
-        checks += [
-            eligibility_check(model, first, second, pairing),
-            eligibility_check(model, second, first, pairing),
-        ]
     else:
         checks.append(eligibility_check(model, cards[0], None, None))
     identity_check, identity = color_identity_check(cards)
@@ -211,11 +213,13 @@ def eligibility_check(
                         f"second commander beside {other.name}'s {ability.label}.",
                         cites,
                     )
-    reasons = [f"{card.name} ({_type_phrase(card)}) is none of the cards that may lead a deck:"]
-    reasons += [
-        f"{r.label[0].lower()}{r.label[1:]} ({', '.join(unmet(model, card, r))})" for r in model.eligibility
-    ]
-    because = reasons[0] + " " + "; ".join(reasons[1:]) + "."
+    lacks = [unmet(model, card, r) for r in model.eligibility]
+    shared = [reason for reason in lacks[0] if all(reason in other for other in lacks[1:])] if lacks else []
+    kinds = _alternatives([_lower_first(r.label) for r in model.eligibility])
+    # What every kind of commander needs and the card lacks ("not legendary") says it all; else every
+    # reason once ("not a creature card, not a Vehicle, ...").
+    why = f"it is {_listed(shared or list(dict.fromkeys(m for missing in lacks for m in missing)))}"
+    because = f"{card.name} ({_type_phrase(card)}) cannot lead a deck: {why}. A commander is {kinds}."
     cites = _numbers(*(r.cites for r in model.eligibility))
     # A card some partner ability accepts as its candidate (a Background) is a commander only there.
     for mechanic in model.mechanics.values():
@@ -336,9 +340,7 @@ def accepts(model: Model, owner: CardFacts, ability: Ability, other: CardFacts) 
         if not missing:
             return Pairing(True, f"{has}, and {other.name} is {label}.", cites, mechanic.iri, owner.iri)
         return Pairing(
-            False,
-            f"{has}, which pairs only with {label}; {other.name} is {', '.join(missing)}.",
-            cites,
+            False, f"{has}, which pairs only with {label}; {other.name} is {_listed(missing)}.", cites
         )
     return Pairing(False, f"{has}, whose pairing rule is not one this tool evaluates.", cites)
 
@@ -401,9 +403,7 @@ def card_identity(card: CardFacts) -> tuple[list[str], list[str], list[str]]:
 
 
 def _symbols(text: str) -> list[str]:
-    import re
-
-    return [s.upper() for s in re.findall(r"\{([^{}]+)\}", text)]
+    return [s.upper() for s in _SYMBOL.findall(text)]
 
 
 def color_identity_check(cards: list[CardFacts]) -> tuple[Check, list[str]]:
@@ -423,6 +423,14 @@ def color_identity_check(cards: list[CardFacts]) -> tuple[Check, list[str]]:
     label = "combined colour identity" if len(cards) > 1 else "colour identity"
     because = f"{'; '.join(parts)}. " + (f"Together: {shown}." if len(cards) > 1 else "")
     return Check(f"{label} {shown}", True, because.strip(), _numbers(cites)), identity
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _alternatives(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 def _lower_first(label: str) -> str:
