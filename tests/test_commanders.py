@@ -232,3 +232,31 @@ def test_a_card_with_two_partner_abilities_uses_one_of_them(pool, other: str, vi
     verdict = commanders_verdict(pool.kb, ["Amy Pond", other])
     assert verdict.answer and verdict.via == via
     assert "702.124g" in verdict.cites
+
+
+def test_every_starter_pair_is_judged_the_same_both_ways_and_as_the_network_says(kb) -> None:
+    """Exhaustive over the bundled cards: the verdict is symmetric, and a pair is in the stored partner
+    network exactly when the verdict says yes."""
+    from mtgkb.reasoning.commander_model import load_cards, load_model
+    from mtgkb.reasoning.commanders import judge
+
+    model = load_model(kb)
+    iris = [row["c"] for row in kb.select("SELECT ?c WHERE { ?c a mtgkb:Card }")]
+    cards = load_cards(kb, iris)
+    stored = {
+        frozenset((row["a"], row["b"]))
+        for row in kb.select(
+            "SELECT ?a ?b WHERE { ?p a mtgkb:CommanderPair ; mtgkb:pairMember ?a, ?b . FILTER(?a != ?b) }"
+        )
+    }
+    legal = set()
+    for first in cards.values():
+        for second in cards.values():
+            if first.iri >= second.iri:
+                continue
+            forward, backward = judge(model, [first, second]), judge(model, [second, first])
+            names = (first.name, second.name)
+            assert forward.answer == backward.answer and forward.via == backward.via, names
+            if forward.answer:
+                legal.add(frozenset((first.iri, second.iri)))
+    assert legal == stored and len(legal) >= 10
