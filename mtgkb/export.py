@@ -19,7 +19,7 @@ import codecs
 import difflib
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -244,6 +244,15 @@ def to_networkx(
 def _build_property_graph(
     kb: KnowledgeBase, graph: str | None, progress: Progress | None
 ) -> tuple[nx.MultiDiGraph, int]:
+    counted = _Counter(iter_triples(kb, graph, progress))
+    name = f"mtgkb {graph_label(graph)}" if graph else "mtgkb"
+    return property_graph(counted, name), counted.count
+
+
+def property_graph(triples: Iterable[Any], name: str, keep: set[str] | None = None) -> nx.MultiDiGraph:
+    """Pyoxigraph ``triples`` as a property graph (see the module docstring). With ``keep``, an
+    IRI-valued triple becomes an edge only when its object is in ``keep`` too: a view drawn from a
+    few nodes does not drag in every node they point to."""
     import networkx as nx
     import pyoxigraph as ox
 
@@ -251,9 +260,7 @@ def _build_property_graph(
     types: dict[str, list[str]] = defaultdict(list)
     edges: list[tuple[str, str, str, str]] = []
     nodes: dict[str, None] = {}  # insertion-ordered set
-    triples = 0
-    for triple in iter_triples(kb, graph, progress):
-        triples += 1
+    for triple in triples:
         subject = _node_key(triple.subject)
         nodes[subject] = None
         predicate = triple.predicate.value
@@ -264,10 +271,12 @@ def _build_property_graph(
             types[subject].append(compact_iri(obj.value))
         else:
             target = _node_key(obj)
+            if keep is not None and target not in keep:
+                continue
             nodes[target] = None
             edges.append((subject, target, short_name(predicate), predicate))
 
-    result = nx.MultiDiGraph(name=f"mtgkb {graph_label(graph)}" if graph else "mtgkb")
+    result = nx.MultiDiGraph(name=name)
     for node in nodes:
         attributes = {name: _single(values) for name, values in literals.get(node, {}).items()}
         if types.get(node):
@@ -279,7 +288,7 @@ def _build_property_graph(
     for key, (source, target, label, predicate) in enumerate(edges):
         result.add_edge(source, target, key=key, label=label, predicate=predicate)
     _make_attribute_types_consistent(result)
-    return result, triples
+    return result
 
 
 def _single(values: list[Any]) -> Any:
@@ -324,27 +333,32 @@ def _as_text(value: Any) -> str:
 def _export_property_graph(
     kb: KnowledgeBase, fmt: str, stream: TextIO, graph: str | None, progress: Progress | None
 ) -> ExportSummary:
-    import networkx as nx
-
     property_graph, triples = _build_property_graph(kb, graph, progress)
     if progress and property_graph.number_of_nodes() > PROGRESS_EVERY // 10:
         progress(f"writing {property_graph.number_of_nodes():,} nodes as {fmt}")
-    if fmt == "graphml":
-        stream.write(_XML_DECLARATION)
-        _write_lines(stream, nx.generate_graphml(property_graph, prettyprint=True))
-    elif fmt == "gexf":
-        stream.write(_XML_DECLARATION)
-        _write_lines(stream, nx.generate_gexf(property_graph, prettyprint=True))
-    elif fmt == "dot":
-        write_dot(property_graph, stream)
-    else:
-        import json
-
-        json.dump(nx.cytoscape_data(property_graph), stream, ensure_ascii=False)
-        stream.write("\n")
+    write_property_graph(property_graph, fmt, stream)
     return ExportSummary(
         fmt, graph, triples, property_graph.number_of_nodes(), property_graph.number_of_edges()
     )
+
+
+def write_property_graph(graph: nx.Graph, fmt: str, stream: TextIO) -> None:
+    """``graph`` as GraphML, GEXF, DOT or Cytoscape JSON."""
+    import networkx as nx
+
+    if fmt == "graphml":
+        stream.write(_XML_DECLARATION)
+        _write_lines(stream, nx.generate_graphml(graph, prettyprint=True))
+    elif fmt == "gexf":
+        stream.write(_XML_DECLARATION)
+        _write_lines(stream, nx.generate_gexf(graph, prettyprint=True))
+    elif fmt == "dot":
+        write_dot(graph, stream)
+    else:
+        import json
+
+        json.dump(nx.cytoscape_data(graph), stream, ensure_ascii=False)
+        stream.write("\n")
 
 
 def _write_lines(stream: TextIO, lines: Iterator[str]) -> None:
@@ -358,15 +372,17 @@ def _dot_string(text: str) -> str:
     return f'"{escaped}"'
 
 
-def write_dot(graph: nx.MultiDiGraph, stream: TextIO) -> None:
+def write_dot(graph: nx.Graph, stream: TextIO) -> None:
     """Graphviz DOT, written directly so neither pydot nor pygraphviz is needed. Every ID and label
-    is a quoted string, so IRIs and card names need no further care."""
-    stream.write(f"digraph {_dot_string(graph.graph.get('name', 'mtgkb'))} {{\n")
+    is a quoted string, so IRIs and card names need no further care. An undirected graph (the
+    partner view) is a DOT ``graph`` with ``--`` edges."""
+    kind, arrow = ("digraph", "->") if graph.is_directed() else ("graph", "--")
+    stream.write(f"{kind} {_dot_string(graph.graph.get('name', 'mtgkb'))} {{\n")
     stream.write("  node [shape=box, style=rounded];\n")
     for node, data in graph.nodes(data=True):
         label = _dot_string(data.get("label", node))
         stream.write(f"  {_dot_string(node)} [label={label}, tooltip={_dot_string(node)}];\n")
     for source, target, data in graph.edges(data=True):
         label = _dot_string(data.get("label", ""))
-        stream.write(f"  {_dot_string(source)} -> {_dot_string(target)} [label={label}];\n")
+        stream.write(f"  {_dot_string(source)} {arrow} {_dot_string(target)} [label={label}];\n")
     stream.write("}\n")

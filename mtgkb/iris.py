@@ -33,6 +33,7 @@ KINDS = frozenset(
         "glossary",  # glossary/<slug of the term>
         "ruling",  # ruling/<card slug>/<date>/<first 8 hex of sha256 of the text>
         "graph",  # graph/<source>: a named graph
+        "pair",  # pair/<card slug>/<card slug>: two cards that may be commanders together (derived)
     }
 )
 

@@ -147,6 +147,19 @@ class _CountingReader(io.RawIOBase):
         return count
 
 
+def _derive(store: Any, folder: Path, progress: Progress | None) -> None:
+    """Add what is derived from the loaded sources: the pairs of cards that may be commanders together
+    (graph/derived/partner-pairs), so partner questions and queries read edges instead of rules."""
+    import pyoxigraph as ox
+
+    from mtgkb.reasoning.partner_graph import derive_pairs
+
+    if progress:
+        progress("deriving the partner network")
+    quads = derive_pairs(KnowledgeBase(folder, store, {}))
+    store.load(input=quads.encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+
+
 def _graph_counts(store: Any) -> dict[str, int]:
     query = "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g"
     return {row["g"].value: int(row["n"].value) for row in store.query(query)}
@@ -194,6 +207,7 @@ def build(sources: list[Source] | None = None, progress: Progress | None = None)
                 progress(f"building the knowledge base from {len(sources)} files")
             for source in sources:
                 _load_source(store, source, progress)
+            _derive(store, temporary, progress)
             graphs = _graph_counts(store)
             names = _name_index(store)
             store.flush()

@@ -24,6 +24,8 @@ instantiates abilityCost abilityText partnerText partnerWithName partnerWith gra
 changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate
+hasEveryCreatureType consequenceOf
+CommanderPair pairMember pairedThrough pairedByCard
 prohibitsAction exemptsAction
 phaseOrder inPhase stepOrder nextStep nextPhase isFirstStep isOptional
 playersReceivePriority blockedStatusDecided attackersMayExist
@@ -31,6 +33,7 @@ possibleOnlyWhen
 requiresZone requiresStep requiresStepProperty requiresActivePlayer requiresTiming
 requiresCardType requiresSupertype requiresSubtype requiresOnlyListedSubtypes requiresControlByYou
 requiresAttacking requiresBlockedStatus requiresTapped requiresEmptyStack
+requiresPowerToughnessBox requiresAbility alternativeRequirement
 countsAction countsFromZone taxPerCount
 copiableValue notCopiable
 CopyEffect CopyException CopiedObject copyMode copyTarget copyCondition hasCopyException exceptionKind

@@ -79,6 +79,11 @@ def imported_pool(shared_data: Path, base: Path) -> Pool:
     return _POOL
 
 
+#: Mechanics our reader finds that the subset's categories do not cover (they name the partner and
+#: ninjutsu families only).
+UNCATEGORISED = frozenset({"can-be-your-commander", "changeling"})
+
+
 def expected_slugs(record: dict[str, Any], field: str = "categories") -> tuple[set[str], set[str], set[str]]:
     """(mechanics the card has, mechanics it grants to other cards, roles) named by a subset record's
     categories. "references_ninjutsu" is Satoru Umezawa's grant, or nothing for the playtest cards

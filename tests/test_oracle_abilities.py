@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from card_pool import expected_slugs, load_subset
+from card_pool import UNCATEGORISED, expected_slugs, load_subset
 
 from mtgkb.importers.oracle_abilities import (
     is_background,
@@ -22,7 +22,7 @@ def _found(record: dict, text_field: str) -> tuple[set[str], set[str], set[str]]
     recognition = recognise(record[text_field], record["type_line"], record["name"])
     # An ability that changes a mechanic's abilities is no category of the subset: the card does not
     # have the mechanic through it. Those are checked on their own below.
-    kept = [a for a in recognition.abilities if not a.changes]
+    kept = [a for a in recognition.abilities if not a.changes and a.mechanic not in UNCATEGORISED]
     own = {a.mechanic for a in kept if a.granted_to is None}
     granted = {a.mechanic for a in kept if a.granted_to is not None}
     roles = {"background"} if recognition.is_background else set()
@@ -250,3 +250,23 @@ def test_type_lines_and_partner_roles(shared_data: Path) -> None:
         assert is_background(record["type_line"]) == ("background" in record["categories"]), record["name"]
         if "doctors_companion" in record["categories"]:
             assert not is_time_lord_doctor(record["type_line"]), record["name"]
+
+
+def test_jeska_can_be_your_commander_and_has_partner(shared_data: Path) -> None:
+    record = next(r for r in load_subset(shared_data) if r["name"] == "Jeska, Thrice Reborn")
+    mechanics = {a.mechanic for a in recognise_abilities(record["oracle_text"], record["name"])}
+    assert mechanics == {"partner", "can-be-your-commander"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Changeling (This card is every creature type.)", ["changeling"]),
+        ("Flying, changeling", ["changeling"]),
+        ("Whenever a changeling you control attacks, draw a card.", []),
+        ("Someone, the Planeswalker can be your commander.", ["can-be-your-commander"]),
+        ("Your commander can't be countered.", []),
+    ],
+)
+def test_changeling_and_can_be_your_commander_lines(text: str, expected: list[str]) -> None:
+    assert [a.mechanic for a in recognise_abilities(text)] == expected

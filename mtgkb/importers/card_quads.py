@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
-from mtgkb.importers.oracle_abilities import RecognisedAbility, distinct_abilities, recognise_abilities
+from mtgkb.importers.oracle_abilities import (
+    STATIC_MECHANICS,
+    RecognisedAbility,
+    distinct_abilities,
+    recognise_abilities,
+)
 from mtgkb.importers.oracle_copy import write_copy_effects
 from mtgkb.iris import card_iri, mint, ruling_iri
 from mtgkb.nquads import XSD, QuadWriter, iri, literal
@@ -222,7 +227,7 @@ def _write_abilities(
 
 
 def _write_keyword(add: Callable[[str, str, str], None], node: str, ability: RecognisedAbility) -> None:
-    add(node, RDF_TYPE, _KEYWORD_ABILITY)
+    add(node, RDF_TYPE, _STATIC_ABILITY if ability.mechanic in STATIC_MECHANICS else _KEYWORD_ABILITY)
     add(node, RDFS_LABEL, literal(ability.label))
     add(node, V.instantiates, f"<{mint('mechanic', ability.mechanic)}>")
     if ability.cost is not None:

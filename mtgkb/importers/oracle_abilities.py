@@ -25,17 +25,21 @@ KNOWN_PARTNER_TEXTS = {
     slugify(text): text for text in ("Character select", "Father & son", "Friends forever", "Survivors")
 }
 
-#: Labels of the partner keywords read by code below (their forms carry a name or a text).
+#: Labels of the abilities read by code below (their forms carry a name or a text, or are a sentence).
 _PARTNER_LABELS = {
     "partner-with": "Partner with",
     "partner-text": "Partner",
+    "can-be-your-commander": "Can be your commander",
 }
+
+#: Mechanics whose abilities are static abilities rather than keywords: they say what they do in words.
+STATIC_MECHANICS = frozenset({"can-be-your-commander"})
 
 SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Host", "Elite", "Token"})
 
 # Cheap first test: most cards mention none of our mechanics and skip the per-line work. Substring
 # tests on the lower-cased text are several times faster than one case-insensitive regex.
-_PARTNER_WORDS = ("partner", "friends")
+_PARTNER_WORDS = ("partner", "friends", "can be your commander")
 
 
 def _mentions(text: str, table: KeywordTable) -> bool:
@@ -46,6 +50,8 @@ def _mentions(text: str, table: KeywordTable) -> bool:
 _DASH = r"(?:\s*[—–]\s*|\s+-\s+)"
 _MANA = r"(?:\{[^{}]+\})+"
 _PARTNER_WITH = re.compile(r"^partner with\s+(?P<name>.+?)\.?$", re.IGNORECASE)
+# "Teferi, Temporal Archmage can be your commander." (CR 903.3a); older cards say "this card".
+_CAN_BE_COMMANDER = re.compile(r"^.+ can be your commander\.?$", re.IGNORECASE)
 _PARTNER_TEXT = re.compile(rf"^partner{_DASH}(?P<text>.+?)\.?$", re.IGNORECASE)
 # Who a granted keyword goes to, when we can say it as structure: "each creature card in your hand".
 _GRANTEE = re.compile(
@@ -288,6 +294,8 @@ def _read_body(body: str, line: str, name: str | None, table: KeywordTable) -> R
     if lowered == "friends forever":
         # The older wording of partner—Friends forever (same ability, reworded in 2026).
         return RecognisedAbility("partner-friends-forever", partner_text="Friends forever", text=line)
+    if _CAN_BE_COMMANDER.match(body):
+        return RecognisedAbility("can-be-your-commander", text=line)
     match = _PARTNER_WITH.match(body)
     if match:
         partner = match.group("name").strip()

@@ -12,7 +12,9 @@ if TYPE_CHECKING:
 
 @renders("mtgkb.export.ExportSummary")
 def render_summary(summary: ExportSummary) -> str:
-    what = f"graph {summary.graph}" if summary.graph else "the knowledge base"
+    what = "the knowledge base"
+    if summary.graph:
+        what = summary.graph if summary.graph.startswith("view ") else f"graph {summary.graph}"
     unit = "quads" if summary.format == "trig" else "triples"
     shape = f" ({summary.nodes:,} nodes, {summary.edges:,} edges)" if summary.nodes is not None else ""
     where = f" to {summary.output}" if summary.output else ""

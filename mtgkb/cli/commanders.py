@@ -1,0 +1,60 @@
+"""Deck questions: can these cards lead a deck together, and who can this one partner with."""
+
+from __future__ import annotations
+
+import click
+
+from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.errors import MtgkbError
+
+
+@cli.command()
+@click.argument("names", nargs=-1, required=True, metavar="CARD [CARD ...]")
+@json_option
+def commanders(names: tuple[str, ...], as_json: bool) -> None:
+    """Can these cards be a deck's commanders, alone or as a pair? Exit 0 yes, 1 no.
+
+    Each CARD ignores case, accents and punctuation; a unique start of the name will do. Quote a
+    name that has spaces. The answer checks each card may be a commander, the partner ability that
+    pairs two of them, and gives the combined colour identity, citing the rules.
+
+    \b
+    Examples:
+      mtgkb commanders "Thrasios, Triton Hero" "Tymna the Weaver"
+      mtgkb commanders "Wilson, Refined Grizzly" "Folk Hero"
+      mtgkb commanders "Rose Tyler" --json
+    """
+    from mtgkb.cli.verdict_output import emit_verdict
+    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.store import open_kb
+
+    if any(not name.strip() for name in names):
+        raise MtgkbError(
+            "a card name is empty", 'quote each full name: mtgkb commanders "Pir, Imaginative Rascal" Toothy'
+        )
+    emit_verdict(commanders_verdict(open_kb(progress_reporter()), list(names)), as_json)
+
+
+@cli.command()
+@click.argument("name", nargs=-1, required=True, metavar="CARD")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=None, help="Names shown per group (counts stay whole)."
+)
+@json_option
+def partners(name: tuple[str, ...], limit: int | None, as_json: bool) -> None:
+    """Every card that can be CARD's second commander, grouped by the ability that allows it.
+
+    Read from the partner graph of the whole knowledge base: each pair there passed the same checks
+    as 'mtgkb commanders'. Groups and names are sorted by name.
+
+    \b
+    Examples:
+      mtgkb partners "Thrasios, Triton Hero"
+      mtgkb partners "Folk Hero" --limit 5
+      mtgkb partners "Rose Tyler" --json
+    """
+    from mtgkb.output import emit
+    from mtgkb.reasoning.partner_graph import partners_report
+    from mtgkb.store import open_kb
+
+    emit(partners_report(open_kb(progress_reporter()), " ".join(name), limit), as_json)

@@ -1,0 +1,255 @@
+"""The partner network: every pair of cards in the knowledge base that can lead a deck together, as a
+networkx graph (cards as nodes with their colour identity, one edge per legal pair labelled with the
+partner ability that allows it and the rules that say so).
+
+Only cards a pairing can involve are read: cards with a partner ability, and cards that meet some
+partner ability's candidate requirement (Backgrounds, Doctors). Candidates for each ability come
+from an index (same mechanic, the named card, the candidate requirement), and each candidate pair is
+then judged by :func:`mtgkb.reasoning.commanders.is_legal_pair`, the same checks as ``mtgkb
+commanders``, so the network and the verdict never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from mtgkb.errors import MtgkbError
+from mtgkb.iris import mint
+from mtgkb.reasoning.commander_model import CardFacts, Model, load_cards, load_model, wubrg
+from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
+from mtgkb.reasoning.verdict import rule_order
+from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+
+if TYPE_CHECKING:
+    import networkx
+
+    from mtgkb.store import KnowledgeBase
+
+
+@dataclass
+class PartnerEdge:
+    first: str  # IRI
+    second: str
+    mechanic: str  # IRI of the partner mechanic that pairs them
+    via: str  # its label
+    owners: list[str]  # IRIs of the cards whose own ability allows it (both, for symmetric abilities)
+    cites: list[str]
+
+
+@dataclass
+class PartnerNetwork:
+    cards: dict[str, CardFacts]
+    edges: list[PartnerEdge]
+    model: Model
+
+
+# Separate small queries: as one UNION, or with the candidate join in one pattern, the store's plan
+# took seconds at full card-pool scale; each of these takes milliseconds.
+_WITH_ABILITY = """
+SELECT DISTINCT ?card WHERE {
+  ?mechanic MARK .
+  ?ability mtgkb:instantiates ?mechanic .
+  { ?card mtgkb:hasAbility ?ability } UNION { ?face mtgkb:hasAbility ?ability . ?card mtgkb:hasFace ?face }
+}"""
+_CANDIDATE_SUBTYPES = (
+    "SELECT DISTINCT ?subtype WHERE { ?m mtgkb:partnerCandidate/mtgkb:requiresSubtype ?subtype }"
+)
+
+
+def _relevant_cards(kb: KnowledgeBase) -> list[str]:
+    """Cards with a partner ability, cards that are every creature type, and cards with a subtype some
+    partner ability's candidate requirement names (every candidate requirement names one)."""
+    from mtgkb.store import sparql_string
+
+    iris: list[str] = []
+    for mark in ("mtgkb:pairingRule ?rule", "mtgkb:hasEveryCreatureType true"):
+        iris += [row["card"] for row in kb.select(_WITH_ABILITY.replace("MARK", mark))]
+    subtypes = " ".join(sparql_string(row["subtype"]) for row in kb.select(_CANDIDATE_SUBTYPES))
+    if subtypes:
+        values = f"VALUES ?subtype {{ {subtypes} }}"
+        query = f"SELECT DISTINCT ?card WHERE {{ {values} ?card mtgkb:subtype ?subtype }}"
+        iris += [row["card"] for row in kb.select(query)]
+    return list(dict.fromkeys(iris))
+
+
+def read_network(kb: KnowledgeBase) -> PartnerNetwork:
+    """Every legal pair among the cards of ``kb``."""
+    model = load_model(kb)
+    cards = load_cards(kb, _relevant_cards(kb))
+    return PartnerNetwork(cards, legal_pairs(model, cards), model)
+
+
+def legal_pairs(model: Model, cards: dict[str, CardFacts]) -> list[PartnerEdge]:
+    by_mechanic: dict[str, list[CardFacts]] = {}
+    for card in cards.values():
+        for ability in card.partner_abilities(model):
+            by_mechanic.setdefault(ability.mechanic, []).append(card)  # type: ignore[arg-type]
+    meeting: dict[str, list[CardFacts]] = {
+        iri: [card for card in cards.values() if not unmet(model, card, requirement)]
+        for iri, requirement in model.requirements.items()
+        if any(m.candidate == iri for m in model.mechanics.values())
+    }
+    edges: dict[tuple[str, str], PartnerEdge] = {}
+    for card in cards.values():
+        for ability in card.partner_abilities(model):
+            mechanic = model.mechanics[ability.mechanic]  # type: ignore[index]
+            if mechanic.pairing_rule == V.MutualName:
+                candidates = [cards[ability.partner_with]] if ability.partner_with in cards else []
+            elif mechanic.candidate:
+                candidates = meeting.get(mechanic.candidate, [])
+            else:
+                candidates = by_mechanic.get(mechanic.iri, [])
+            for other in candidates:
+                key = tuple(sorted((card.iri, other.iri)))
+                if key in edges or card.iri == other.iri:
+                    continue
+                pairing = is_legal_pair(model, card, other)
+                if pairing is None or pairing.mechanic is None:
+                    continue
+                first, second = sorted((card, other), key=lambda c: c.iri)
+                owners = [
+                    c.iri
+                    for c in (first, second)
+                    if any(a.mechanic == pairing.mechanic for a in c.partner_abilities(model))
+                ]
+                edges[key] = PartnerEdge(  # type: ignore[index]
+                    first.iri,
+                    second.iri,
+                    pairing.mechanic,
+                    model.mechanics[pairing.mechanic].label,
+                    owners,
+                    pairing.cites,
+                )
+    return sorted(edges.values(), key=lambda e: (e.first, e.second))
+
+
+def to_networkx(network: PartnerNetwork) -> networkx.Graph:
+    """Cards as nodes (name, colour identity as letters), pairs as edges (ability label, rules)."""
+    import networkx
+
+    graph = networkx.Graph()
+    used = {e.first for e in network.edges} | {e.second for e in network.edges}
+    for iri in sorted(used):
+        card = network.cards[iri]
+        graph.add_node(iri, label=card.name, color_identity="".join(card_identity(card)[0]))
+    for edge in network.edges:
+        graph.add_edge(
+            edge.first,
+            edge.second,
+            label=edge.via,
+            mechanic=edge.mechanic,
+            owners=" ".join(edge.owners),
+            cites=" ".join(edge.cites),
+        )
+    return graph
+
+
+@dataclass
+class Partner:
+    name: str
+    iri: str
+    combined_identity: list[str]
+
+
+@dataclass
+class PartnerGroup:
+    via: str  # the partner ability's label
+    mechanic: str
+    count: int
+    cites: list[str]
+    partners: list[Partner] = field(default_factory=list)  # sorted by name, at most --limit
+
+
+@dataclass
+class PartnersReport:
+    name: str
+    iri: str
+    color_identity: list[str]
+    total: int
+    groups: list[PartnerGroup]
+
+
+_PARTNERS = """
+SELECT ?other ?mechanic ?label ?rule WHERE {
+  ?pair mtgkb:pairMember ?card .
+  ?pair mtgkb:pairMember ?other .
+  FILTER(?other != ?card)
+  ?pair mtgkb:pairedThrough ?mechanic .
+  ?mechanic rdfs:label ?label .
+  OPTIONAL { ?pair mtgkb:citesRule ?rule }
+}"""
+
+
+def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
+    """Every card that can be the second commander of the card ``name``, grouped by ability, read
+    from the pairs the store derived when it was built (see :func:`derive_pairs`)."""
+    from mtgkb.lookups.common import find_named, rule_number
+
+    match = find_named(kb, name, ("card",))
+    rows = kb.select(_PARTNERS, card=match.iri)
+    others = list(dict.fromkeys(row["other"] for row in rows))
+    cards = load_cards(kb, [match.iri, *others])
+    card = cards[match.iri]
+    if not rows:
+        _explain_no_partners(load_model(kb), card)
+    identity = card_identity(card)[0]
+    groups: dict[str, PartnerGroup] = {}
+    members: dict[str, set[str]] = {}
+    for row in rows:
+        group = groups.setdefault(row["mechanic"], PartnerGroup(row["label"], row["mechanic"], 0, []))
+        if row["rule"] and rule_number(row["rule"]) not in group.cites:
+            group.cites.append(rule_number(row["rule"]))
+        members.setdefault(row["mechanic"], set()).add(row["other"])
+    for mechanic, group in groups.items():
+        group.cites.sort(key=rule_order)
+        group.count = len(members[mechanic])
+        partners = [
+            Partner(cards[o].name, o, wubrg(set(identity) | set(card_identity(cards[o])[0])))
+            for o in members[mechanic]
+        ]
+        group.partners = sorted(partners, key=lambda p: p.name.casefold())[:limit]
+    ordered = sorted(groups.values(), key=lambda g: g.via.casefold())
+    return PartnersReport(card.name, card.iri, identity, len(set(others)), ordered)
+
+
+PAIRS_GRAPH = mint("graph", "derived", "partner-pairs")
+
+
+def derive_pairs(kb: KnowledgeBase) -> str:
+    """Every legal pair of ``kb`` as N-Quads for the named graph :data:`PAIRS_GRAPH`: a
+    mtgkb:CommanderPair node per edge of the partner network. Nothing is added to the card nodes:
+    a card read for a verdict or a lookup stays as small as its sources made it."""
+    import io
+
+    from mtgkb.nquads import QuadWriter, iri, literal
+
+    network = read_network(kb)
+    graph = to_networkx(network)
+    stream = io.StringIO()
+    writer = QuadWriter(stream, PAIRS_GRAPH)
+    for first, second in sorted(tuple(sorted(edge)) for edge in graph.edges()):
+        data = graph.edges[first, second]
+        node = mint("pair", first.rsplit("/", 1)[1], second.rsplit("/", 1)[1])
+        names = f"{graph.nodes[first]['label']} and {graph.nodes[second]['label']}"
+        writer.add(node, RDF_TYPE, iri(V.CommanderPair))
+        writer.add(node, RDFS_LABEL, literal(f"{names} through {data['label']}"))
+        writer.add(node, V.pairedThrough, iri(data["mechanic"]))
+        for member in (first, second):
+            writer.add(node, V.pairMember, iri(member))
+        for owner in data["owners"].split():
+            writer.add(node, V.pairedByCard, iri(owner))
+        for number in data["cites"].split():
+            writer.add(node, V.citesRule, iri(mint("cr", number)))
+    return stream.getvalue()
+
+
+def _explain_no_partners(model: Model, card: CardFacts) -> None:
+    abilities = card.partner_abilities(model)
+    if not abilities:
+        raise MtgkbError(
+            f"{card.name} has no partner ability and is no partner ability's candidate, so it can only "
+            "be a commander on its own (CR 702.124a, 903.3)",
+            f"ask 'mtgkb commanders \"{card.name}\"' whether it can be a commander at all",
+        )
+    # It has a partner ability but nothing in the knowledge base pairs with it: an empty answer.

@@ -1,0 +1,262 @@
+"""The commander verdict and the partner network: input mistakes on the bundled knowledge base, then
+the whole imported card pool against the subset snapshot's hand-made categories.
+
+The judge scenarios themselves are data: tests/scenarios/commanders-*.json."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from card_pool import expected_slugs, imported_pool, load_subset
+from click.testing import CliRunner
+
+from mtgkb.cli import _register_commands, cli
+from mtgkb.iris import card_iri, mint
+
+_register_commands()
+
+
+def run(*arguments: str):
+    return CliRunner().invoke(cli, list(arguments))
+
+
+# --------------------------------------------------------------------------------------------------
+# Bad input, on the bundled knowledge base
+
+
+def test_a_misspelt_name_is_an_error_with_a_suggestion(kb) -> None:
+    result = run("commanders", "Thrasois", "Tymna the Weaver")
+    assert result.exit_code == 2
+    assert "no card named 'Thrasois'" in result.stderr
+    assert "Thrasios, Triton Hero" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_no_names_is_a_usage_error(kb) -> None:
+    result = run("commanders")
+    assert result.exit_code == 2
+    assert "Missing argument" in result.stderr
+
+
+def test_an_empty_name_is_an_error(kb) -> None:
+    result = run("commanders", "Thrasios, Triton Hero", " ")
+    assert result.exit_code == 2
+    assert "empty" in result.stderr
+
+
+def test_partners_of_a_card_without_partner_ability_says_why(kb) -> None:
+    result = run("partners", "Grizzly Bears")
+    assert result.exit_code == 2
+    assert "no partner ability" in result.stderr
+    assert "702.124a" in result.stderr
+
+
+def test_more_than_two_names_is_a_no_with_the_rule(kb) -> None:
+    result = run("commanders", "Thrasios", "Tymna", "Pir", "Toothy", "--json")
+    assert result.exit_code == 1
+    answer = json.loads(result.stdout)
+    failing = [c for c in answer["checks"] if not c["holds"]]
+    assert any("702.124g" in c["cites"] for c in failing)
+
+
+def test_every_no_has_a_failing_check_that_cites_a_rule(kb) -> None:
+    for names in (("Grizzly Bears",), ("Folk Hero", "Raised by Giants"), ("Rose Tyler", "Orvar")):
+        answer = json.loads(run("commanders", *names, "--json").stdout)
+        assert answer["answer"] is False
+        assert all(c["cites"] for c in answer["checks"] if not c["holds"]), names
+
+
+def test_text_output_names_the_answer_and_the_rules(kb) -> None:
+    result = run("commanders", "Pir", "Toothy")
+    assert result.exit_code == 0
+    assert "YES" in result.stdout.splitlines()[0]
+    assert "Paired through: Partner with [name]" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("Cites CR ")
+
+
+def test_partners_limit_keeps_the_counts(kb) -> None:
+    answer = json.loads(run("partners", "Folk Hero", "--limit", "1", "--json").stdout)
+    (group,) = answer["groups"]
+    assert group["count"] == 2 and len(group["partners"]) == 1
+    assert group["partners"][0]["name"] == "Karlach, Fury of Avernus"  # sorted by name
+
+
+# --------------------------------------------------------------------------------------------------
+# The full imported pool
+
+
+@pytest.fixture(scope="module")
+def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
+
+
+@pytest.fixture(scope="module")
+def network(pool):
+    from mtgkb.reasoning.partner_graph import read_network
+
+    return read_network(pool.kb)
+
+
+def _partner_categories(record: dict) -> set[str]:
+    own, _granted, roles = expected_slugs(record)
+    return {slug for slug in own if slug != "ninjutsu" and slug != "commander-ninjutsu"} | roles
+
+
+def test_every_subset_partner_card_is_classified_as_its_categories_say(
+    shared_data: Path, pool, network
+) -> None:
+    from mtgkb.reasoning.commander_model import load_cards
+
+    model = network.model
+    problems = []
+    checked = 0
+    wanted = {card_iri(r["name"]): r for r in load_subset(shared_data) if _partner_categories(r)}
+    # The snapshots lack some subset cards (CLB Backgrounds in no precon, see shared/data/README.md).
+    in_pool = load_cards(pool.kb, list(wanted))
+    for iri, record in wanted.items():
+        expected = _partner_categories(record)
+        if iri not in in_pool:
+            continue
+        card = network.cards.get(iri)
+        if card is None:
+            problems.append(f"{record['name']}: not read as a partner-family card")
+            continue
+        found = {a.mechanic.rsplit("/", 1)[1] for a in card.partner_abilities(model)}  # type: ignore[union-attr]
+        background = model.requirements[mint("requirement", "legendary-background-enchantment-card")]
+        from mtgkb.reasoning.commanders import unmet
+
+        if not unmet(model, card, background):
+            found.add("background")
+        checked += 1
+        if found != expected:
+            problems.append(f"{record['name']}: expected {sorted(expected)}, found {sorted(found)}")
+    assert checked >= 180
+    assert problems == []
+
+
+def test_every_partner_with_pair_is_found_and_reciprocal(network) -> None:
+    model = network.model
+    named = {
+        (card.iri, ability.partner_with)
+        for card in network.cards.values()
+        for ability in card.partner_abilities(model)
+        if ability.partner_with
+    }
+    assert len(named) >= 50
+    one_sided = [(there, back) for there, back in named if (back, there) not in named]
+    # Reversible printings ("Okaun, Eye of Chaos // Okaun, Eye of Chaos") are cards of their own in
+    # the MTGJSON snapshot and name the plain card, which names the plain card back.
+    for there, _back in one_sided:
+        faces = network.cards[there].name.split(" // ")
+        assert len(faces) == 2 and faces[0] == faces[1], f"{there} is not named back"
+    named -= set(one_sided)
+    edges = {(e.first, e.second) for e in network.edges if e.mechanic.endswith("/partner-with")}
+    # A card whose partner with names itself (Mothers Yamazaki) would be one card twice (903.5b).
+    expected = {tuple(sorted(pair)) for pair in named if pair[0] != pair[1]}
+    # Every mutual pair of legendary cards is an edge; the only ones left out are non-legendary halves.
+    missing = expected - edges
+    for first, second in missing:
+        for iri in (first, second):
+            card = network.cards[iri]
+            assert "Legendary" not in card.supertypes or "Creature" not in card.types, (first, second)
+    assert len(edges) >= 20
+
+
+def test_pairs_per_ability_on_the_full_pool(network) -> None:
+    counts = Counter(edge.via for edge in network.edges)
+    # Plain partner pairs every partner card with every other: n * (n - 1) / 2.
+    partner_cards = {e.first for e in network.edges if e.via == "Partner"} | {
+        e.second for e in network.edges if e.via == "Partner"
+    }
+    assert counts["Partner"] == len(partner_cards) * (len(partner_cards) - 1) // 2
+    for via in (
+        "Partner",
+        "Partner with [name]",
+        "Choose a Background",
+        "Doctor's companion",
+        "Partner\u2014Survivors",
+    ):
+        assert counts[via] > 0, via
+
+
+def test_verdict_and_network_agree_on_the_full_pool(pool, network) -> None:
+    from mtgkb.reasoning.commanders import commanders_verdict
+
+    samples = [e for e in network.edges][:: max(1, len(network.edges) // 25)]
+    for edge in samples:
+        verdict = commanders_verdict(
+            pool.kb, [network.cards[edge.first].name, network.cards[edge.second].name]
+        )
+        assert verdict.answer and verdict.via_mechanic == edge.mechanic, (edge, verdict.checks)
+
+
+@pytest.mark.parametrize(
+    ("names", "identity"),
+    [
+        (["Ayara, Widow of the Realm // Ayara, Furnace Queen"], ["B", "R"]),
+        (["Esika, God of the Tree // The Prismatic Bridge"], ["W", "U", "B", "R", "G"]),
+        (["Jace, Vryn's Prodigy // Jace, Telepath Unbound"], ["U"]),
+        (["Kraum, Ludevic's Opus", "Tymna the Weaver"], ["W", "U", "B", "R"]),
+    ],
+)
+def test_colour_identity_on_the_full_pool(pool, names: list[str], identity: list[str]) -> None:
+    from mtgkb.reasoning.commanders import commanders_verdict
+
+    verdict = commanders_verdict(pool.kb, names)
+    assert verdict.color_identity == identity
+
+
+def test_the_store_holds_every_legal_pair_as_a_cited_edge(kb) -> None:
+    from mtgkb.reasoning.partner_graph import read_network
+
+    network = read_network(kb)
+    rows = kb.select(
+        "SELECT ?pair ?a ?b ?m (COUNT(?rule) AS ?rules) WHERE { ?pair a mtgkb:CommanderPair ; "
+        "mtgkb:pairMember ?a, ?b ; mtgkb:pairedThrough ?m ; mtgkb:citesRule ?rule . "
+        "FILTER(STR(?a) < STR(?b)) } GROUP BY ?pair ?a ?b ?m"
+    )
+    stored = {(r["a"], r["b"], r["m"]) for r in rows}
+    assert stored == {(e.first, e.second, e.mechanic) for e in network.edges}
+    assert len(rows) >= 10 and all(r["rules"] >= 1 for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("other", "via"), [("Rory Williams", "Partner with [name]"), ("The Tenth Doctor", "Doctor's companion")]
+)
+def test_a_card_with_two_partner_abilities_uses_one_of_them(pool, other: str, via: str) -> None:
+    from mtgkb.reasoning.commanders import commanders_verdict
+
+    verdict = commanders_verdict(pool.kb, ["Amy Pond", other])
+    assert verdict.answer and verdict.via == via
+    assert "702.124g" in verdict.cites
+
+
+def test_every_starter_pair_is_judged_the_same_both_ways_and_as_the_network_says(kb) -> None:
+    """Exhaustive over the bundled cards: the verdict is symmetric, and a pair is in the stored partner
+    network exactly when the verdict says yes."""
+    from mtgkb.reasoning.commander_model import load_cards, load_model
+    from mtgkb.reasoning.commanders import judge
+
+    model = load_model(kb)
+    iris = [row["c"] for row in kb.select("SELECT ?c WHERE { ?c a mtgkb:Card }")]
+    cards = load_cards(kb, iris)
+    stored = {
+        frozenset((row["a"], row["b"]))
+        for row in kb.select(
+            "SELECT ?a ?b WHERE { ?p a mtgkb:CommanderPair ; mtgkb:pairMember ?a, ?b . FILTER(?a != ?b) }"
+        )
+    }
+    legal = set()
+    for first in cards.values():
+        for second in cards.values():
+            if first.iri >= second.iri:
+                continue
+            forward, backward = judge(model, [first, second]), judge(model, [second, first])
+            names = (first.name, second.name)
+            assert forward.answer == backward.answer and forward.via == backward.via, names
+            if forward.answer:
+                legal.add(frozenset((first.iri, second.iri)))
+    assert legal == stored and len(legal) >= 10
