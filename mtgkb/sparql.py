@@ -76,7 +76,8 @@ def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
 def run_query(
     kb: KnowledgeBase, query: str, params: dict[str, str] | None = None, fmt: str = "table"
 ) -> SparqlResult:
-    """Run ``query`` over the union of all graphs and render it in ``fmt`` (see :data:`ALL_FORMATS`).
+    """Run ``query`` over the default graph (every source's facts, each once) and render it in
+    ``fmt`` (see :data:`ALL_FORMATS`).
 
     ``params`` bind variables before evaluation (IRIs for ``http(s)://`` values, else literals)."""
     import pyoxigraph as ox

@@ -4,6 +4,11 @@ Each build goes to a temporary folder and is renamed into ``stores/<fingerprint>
 a reader only ever opens a finished store. The fingerprint covers every source file's path, size and
 modification time, so editing ontology/ or data/, or importing a dataset, leads to a rebuild on the
 next use. Builds take an exclusive file lock: two commands started at once build once.
+
+Each source is loaded twice: into its own named graph (``GRAPH ?g`` says who states a fact) and into
+the default graph, which is therefore the deduplicated union of every source. A fact that the curated
+data, MTGJSON and Scryfall all state is one triple there, so queries see it once; Oxigraph's
+"default graph as union" view would return it once per graph that states it.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from mtgkb.paths import cache_dir, imports_dir, repo_root
 from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import PREFIXES, V, sparql_prefixes
 
-STORE_FORMAT = "1"
+STORE_FORMAT = "2"  # 2: the default graph holds the deduplicated union
 _KEEP_OLD_STORES = 1
 
 
@@ -114,36 +119,67 @@ def _load_source(store: Any, source: Source, progress: Progress | None = None) -
     try:
         if source.format == "turtle":
             # Small hand-written files: a transactional load is far cheaper than a bulk load's new files.
-            store.load(path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(source.graph))
+            for graph in (ox.NamedNode(source.graph), ox.DefaultGraph()):
+                store.load(path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=graph)
         else:
             # Our importers wrote these files and checked every value, so the parser may skip its checks.
-            with open(source.path, "rb") as raw:
-                ticker = Ticker(progress, f"loading {source.path.name}", source.path.stat().st_size)
-                reader = _CountingReader(raw, ticker)
-                store.bulk_load(
-                    input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
-                )
+            # The second pass drops the graph name of every line: the same triples, in the default graph.
+            size = source.path.stat().st_size
+            for into_default, what in ((False, "loading"), (True, "merging")):
+                with open(source.path, "rb") as raw:
+                    ticker = Ticker(progress, f"{what} {source.path.name}", size)
+                    reader = _CountingReader(raw, ticker, into_default)
+                    store.bulk_load(
+                        input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
+                    )
     except SyntaxError as error:
         raise StoreError(
             f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
         ) from error
 
 
-class _CountingReader(io.RawIOBase):
-    """Reports how many bytes of an imported file the store has read: the bulk load's progress."""
+# The graph name that ends every line our importers write (mtgkb.nquads.QuadWriter).
+_GRAPH_TERM = re.compile(rb" <" + re.escape(namespace("graph").encode()) + rb"[^<>\s]*> \.\n")
 
-    def __init__(self, raw: io.BufferedReader, ticker: Ticker) -> None:
+
+class _CountingReader(io.RawIOBase):
+    """Reports how many bytes of an imported file the store has read: the bulk load's progress.
+    With ``into_default`` it also drops each line's graph name, so the triples go to the default
+    graph (whole lines are rewritten, so a chunk is cut after its last line break)."""
+
+    def __init__(self, raw: io.BufferedReader, ticker: Ticker, into_default: bool = False) -> None:
         self._raw = raw
         self._ticker = ticker
         self._done = 0
+        self._into_default = into_default
+        self._ready = b""
+        self._partial = b""
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
-        count = self._raw.readinto(buffer)
-        self._done += count
-        self._ticker.update(self._done)
+        if not self._into_default:
+            count = self._raw.readinto(buffer)
+            self._done += count
+            self._ticker.update(self._done)
+            return count
+        while not self._ready:
+            chunk = self._raw.read(1 << 20)
+            if not chunk:
+                self._ready, self._partial = self._partial, b""
+                if not self._ready:
+                    return 0
+                break
+            self._done += len(chunk)
+            self._ticker.update(self._done)
+            data = self._partial + chunk
+            cut = data.rfind(b"\n") + 1
+            self._partial = data[cut:]
+            self._ready = _GRAPH_TERM.sub(b" .\n", data[:cut])
+        count = min(len(buffer), len(self._ready))
+        buffer[:count] = self._ready[:count]
+        self._ready = self._ready[count:]
         return count
 
 
@@ -154,12 +190,12 @@ def _graph_counts(store: Any) -> dict[str, int]:
 
 def _name_index(store: Any) -> list[list[str]]:
     """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones."""
-    # Card names are read graph by graph and told from face names by their minted IRI: a query over
-    # the union of graphs with a type join takes four times as long at full card-pool scale.
+    # Card names are told from face names by their minted IRI: a type join takes four times as long
+    # at full card-pool scale.
     card_prefix = namespace("card")
     names = {
         (row["name"].value, row["iri"].value, "card")
-        for row in store.query(f"SELECT ?iri ?name WHERE {{ GRAPH ?g {{ ?iri <{V.name}> ?name }} }}")
+        for row in store.query(f"SELECT ?iri ?name WHERE {{ ?iri <{V.name}> ?name }}")
         if row["iri"].value.startswith(card_prefix)
     }
     query = (
@@ -171,7 +207,7 @@ def _name_index(store: Any) -> list[list[str]]:
           UNION { ?iri a mtgkb:Zone ; rdfs:label ?name . BIND("zone" AS ?kind) }
         }"""
     )
-    rows = store.query(query, use_default_graph_as_union=True)
+    rows = store.query(query)
     names |= {(row["name"].value, row["iri"].value, row["kind"].value) for row in rows}
     return sorted(list(entry) for entry in names)
 
@@ -246,14 +282,14 @@ class KnowledgeBase:
         return self._names
 
     def raw_query(self, sparql: str, params: dict[str, str] | None = None) -> Any:
-        """Run SPARQL over the union of all graphs; pyoxigraph's result object. ``params`` bind
-        variables: a value starting with ``http://`` or ``https://`` becomes an IRI, anything else a
-        plain string literal, through a VALUES block at the head of the WHERE clause (the store then
-        plans with the value; its own substitutions bind only after planning, which made bound
-        lookups slow)."""
+        """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
+        object. ``params`` bind variables: a value starting with ``http://`` or ``https://`` becomes
+        an IRI, anything else a plain string literal, through a VALUES block at the head of the
+        WHERE clause (the store then plans with the value; its own substitutions bind only after
+        planning, which made bound lookups slow)."""
         if params:
             sparql = bind_values(sparql, params)
-        return self.store.query(sparql, use_default_graph_as_union=True, prefixes=PREFIXES)
+        return self.store.query(sparql, prefixes=PREFIXES)
 
     def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""

@@ -44,7 +44,8 @@ def _format(fmt: str | None, as_json: bool) -> str:
 def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) -> None:
     """Run a SPARQL query: QUERY is the query text, a .rq file, or - for stdin.
 
-    The default graph is the union of every graph; the usual prefixes (mtgkb:, card:, mechanic:,
+    The default graph holds every source's facts, each once (GRAPH ?g says which source states
+    one); the usual prefixes (mtgkb:, card:, mechanic:,
     step:, zone:, cr:, rdfs:, …) are predeclared.
 
     \b
