@@ -195,7 +195,10 @@ def _name_index(store: Any) -> list[list[str]]:
     card_prefix = namespace("card")
     names = {
         (row["name"].value, row["iri"].value, "card")
-        for row in store.query(f"SELECT ?iri ?name WHERE {{ ?iri <{V.name}> ?name }}")
+        for row in store.query(
+            f"SELECT ?iri ?name WHERE {{ {{ ?iri <{V.name}> ?name }} "
+            f"UNION {{ ?iri <{V.alsoNamed}> ?name }} }}"
+        )
         if row["iri"].value.startswith(card_prefix)
     }
     query = (

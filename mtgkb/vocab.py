@@ -20,6 +20,7 @@ InstantTiming SorceryTiming
 SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
 oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility
+alsoNamed legalIn bannedIn restrictedIn
 instantiates abilityCost abilityText partnerText partnerWithName partnerWith grants grantedTo
 changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking

@@ -95,6 +95,10 @@ class CardReport:
     loyalty: str | None
     defense: str | None
     commander_legality: str | None
+    legal_in: list[str]  # formats, as card databases name them ("modern", "legacy")
+    banned_in: list[str]
+    restricted_in: list[str]
+    also_named: list[str]  # other names of the same card (the same Oracle id)
     oracle_text: str | None  # present once card data has been imported
     faces: list[FaceInfo]
     abilities: list[AbilityInfo]
@@ -135,6 +139,8 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     # full scale) is read only for short names, prefixes and typos.
     iri = _slug_iri(name)
     graph = _read_if_card(kb, iri) if iri else None
+    if graph is not None and not _spelt_as(graph.node(iri), name):
+        graph = None  # another card whose name differs only in punctuation may hold that slug
     if graph is None:
         from mtgkb.names import resolve
 
@@ -158,12 +164,23 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         colors=_wubrg(card.all(V.colors)),
         color_identity=_wubrg(card.all(V.colorIdentity)),
         commander_legality=card.first(V.commanderLegality),
+        legal_in=sorted(card.all(V.legalIn)),
+        banned_in=sorted(card.all(V.bannedIn)),
+        restricted_in=sorted(card.all(V.restrictedIn)),
+        also_named=sorted(card.all(V.alsoNamed)),
         **_characteristics(card),
         faces=sorted((_face(graph.node(face)) for face in card.all(V.hasFace)), key=_face_order),
         abilities=sorted(abilities, key=lambda a: a.label or a.iri),
         rulings=newest_first(rulings),
         cites=sorted_numbers(_all_cited(graph)),
     )
+
+
+def _spelt_as(card: Node, name: str) -> bool:
+    """Whether ``name`` is the card's name (or another name of it) but for case; a name typed any
+    other way goes through the name index, which knows every card sharing the slug."""
+    wanted = name.strip().casefold()
+    return any(known.casefold() == wanted for known in card.all(V.name) + card.all(V.alsoNamed))
 
 
 def _slug_iri(name: str) -> str | None:

@@ -50,10 +50,20 @@ def render_card(card: CardReport) -> str:
     facts = []
     if card.mana_value is not None:
         facts.append(f"mana value {card.mana_value:g}")
+    facts.append("colours " + (" ".join(card.colors) or "colourless"))
     facts.append("colour identity " + (" ".join(card.color_identity) or "colourless"))
     if card.commander_legality:
         facts.append(f"Commander: {card.commander_legality.replace('_', ' ')}")
     lines.append(" · ".join(facts))
+    for label, formats in (
+        ("legal in", card.legal_in),
+        ("banned in", card.banned_in),
+        ("restricted in", card.restricted_in),
+    ):
+        if formats:
+            lines += _wrap(f"{label}: {', '.join(formats)}", 0)
+    if card.also_named:
+        lines += _wrap(f"also named: {'; '.join(card.also_named)}", 0)
     if card.oracle_text:
         lines += ["", *_wrap(card.oracle_text, 2)]
     for face in card.faces:
