@@ -31,11 +31,12 @@ from typing import Any
 from mtgkb import __version__
 from mtgkb.errors import StoreError
 from mtgkb.iris import mint, namespace
+from mtgkb.mentions import derive_mentions
 from mtgkb.paths import cache_dir, imports_dir, repo_root
 from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import PREFIXES, V, sparql_prefixes
 
-STORE_FORMAT = "2"  # 2: the default graph holds the deduplicated union
+STORE_FORMAT = "3"  # 2: the default graph holds the deduplicated union; 3: derived mentions
 _KEEP_OLD_STORES = 1
 
 
@@ -189,7 +190,8 @@ def _graph_counts(store: Any) -> dict[str, int]:
 
 
 def _name_index(store: Any) -> list[list[str]]:
-    """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones."""
+    """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones,
+    rules concepts."""
     # Card names are told from face names by their minted IRI: a type join takes four times as long
     # at full card-pool scale.
     card_prefix = namespace("card")
@@ -208,6 +210,7 @@ def _name_index(store: Any) -> list[list[str]]:
           { ?iri a mtgkb:Mechanic ; rdfs:label ?name . BIND("mechanic" AS ?kind) }
           UNION { ?iri a mtgkb:Step ; rdfs:label ?name . BIND("step" AS ?kind) }
           UNION { ?iri a mtgkb:Zone ; rdfs:label ?name . BIND("zone" AS ?kind) }
+          UNION { ?iri a mtgkb:RulesConcept ; rdfs:label ?name . BIND("concept" AS ?kind) }
         }"""
     )
     rows = store.query(query)
@@ -233,6 +236,7 @@ def build(sources: list[Source] | None = None, progress: Progress | None = None)
                 progress(f"building the knowledge base from {len(sources)} files")
             for source in sources:
                 _load_source(store, source, progress)
+            derive_mentions(store, progress)
             graphs = _graph_counts(store)
             names = _name_index(store)
             store.flush()

@@ -148,3 +148,66 @@ def test_split_cards_are_legal_in_commander(pool, name: str) -> None:
     card = run_json(pool, "card", name)
     assert card["commander_legality"] == "legal"
     assert "commander" in card["legal_in"]
+
+
+# --- rulings by mechanic, zone and concept -------------------------------------------------------
+
+
+def _rulings(pool, *words: str, limit: str = "0") -> dict:
+    return run_json(pool, "rulings", *words, "--limit", limit)
+
+
+def test_every_ruling_that_speaks_of_ninjutsu_is_a_ninjutsu_ruling(pool, shared_data: Path) -> None:
+    import gzip
+
+    atomic = json.loads(
+        gzip.decompress((shared_data / "cards" / "mtgjson-atomic-merged-20260103.json.gz").read_bytes())
+    )
+    speaking = {
+        " ".join(ruling["text"].split())
+        for faces in atomic["data"].values()
+        for face in faces
+        for ruling in face.get("rulings") or ()
+        if re.search(r"\bninjutsu\b", ruling["text"], re.IGNORECASE)
+    }
+    report = _rulings(pool, "ninjutsu")
+    found = {" ".join(ruling["text"].split()) for ruling in report["rulings"] if ruling["text"]}
+    assert len(speaking) > 30  # distinct wordings; the snapshot repeats them on 144 rulings
+    assert speaking <= found
+    assert report["total"] == len(report["rulings"])
+
+
+@pytest.mark.parametrize(
+    ("words", "kind", "at_least"),
+    [
+        (("partner",), "mechanic", 100),
+        (("sneak",), "mechanic", 1),
+        (("command", "zone"), "zone", 100),
+        (("copy",), "concept", 1000),
+        (("commander", "tax"), "concept", 10),
+    ],
+)
+def test_rulings_are_found_by_mechanic_zone_and_concept(
+    pool, words: tuple[str, ...], kind: str, at_least: int
+) -> None:
+    report = _rulings(pool, *words, limit="5")
+    assert report["subject_kind"] == kind
+    assert report["total"] >= at_least
+    assert len(report["rulings"]) == min(5, report["total"])
+    # Newest first, and each one does speak of it.
+    dates = [ruling["date"] for ruling in report["rulings"]]
+    assert dates == sorted(dates, reverse=True)
+    # (partner rulings may mention a variant: mechanic/partner-with)
+    assert all(
+        any(m["iri"].startswith(report["subject_iri"]) for m in ruling["mentions"])
+        for ruling in report["rulings"]
+    )
+
+
+def test_the_rulings_text_says_how_many_are_left_out(pool) -> None:
+    result = run(pool, "rulings", "hand", "--limit", "3")
+    assert result.exit_code == 0
+    head = result.stdout.splitlines()[:2]
+    total = int(head[0].rsplit(": ", 1)[1].replace(",", ""))
+    assert total > 1000 and "newest 3 shown" in head[1]
+    assert result.stdout.count("\n  20") + result.stdout.count("\n  19") == 3

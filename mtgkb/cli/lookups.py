@@ -29,25 +29,38 @@ def card(name: tuple[str, ...], as_json: bool) -> None:
     emit(card_report(open_kb(progress_reporter()), " ".join(name)), as_json)
 
 
+#: ``--limit`` of the lists that can run to hundreds (rulings on a zone, cards citing a rule).
+limit_option = click.option(
+    "--limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Show at most this many (0: all); the total is always given.",
+)
+
+
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
+@limit_option
 @json_option
-def rulings(name: tuple[str, ...], as_json: bool) -> None:
-    """Rulings on a card, or rulings that mention a mechanic, step or zone, newest first.
+def rulings(name: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Rulings on a card, or rulings that mention a mechanic, step, zone or rules concept, newest
+    first.
 
     Shows the official wording once card data has been imported, else our summary (marked).
-    When a name fits both, a mechanic, step or zone wins over a card.
+    When a name fits both, a mechanic, step, zone or concept wins over a card.
 
     \b
     Examples:
       mtgkb rulings "Ninja of the Deep Hours"
       mtgkb rulings ninjutsu
+      mtgkb rulings "commander tax" --limit 5
       mtgkb rulings declare blockers --json
     """
     from mtgkb.lookups.rulings import rulings_report
     from mtgkb.store import open_kb
 
-    emit(rulings_report(open_kb(progress_reporter()), " ".join(name)), as_json)
+    emit(rulings_report(open_kb(progress_reporter()), " ".join(name), limit or None), as_json)
 
 
 @cli.command()

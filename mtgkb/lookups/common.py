@@ -39,7 +39,13 @@ _KIND_BY_CLASS = [
     (V.Edition, "edition"),
 ]
 
-_CLASS_OF_KIND = {"card": V.Card, "mechanic": V.Mechanic, "step": V.Step, "zone": V.Zone}
+_CLASS_OF_KIND = {
+    "card": V.Card,
+    "mechanic": V.Mechanic,
+    "step": V.Step,
+    "zone": V.Zone,
+    "concept": V.RulesConcept,
+}
 
 
 def kind_of(classes: list[str] | set[str]) -> str:

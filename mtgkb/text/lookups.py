@@ -156,7 +156,9 @@ def render_rulings(report: RulingsReport) -> str:
         title = f"Rulings on {report.subject}"
     else:
         title = f"Rulings that mention the {report.subject_kind} {report.subject}"
-    lines = [f"{title}: {len(report.rulings)}"]
+    lines = [f"{title}: {report.total:,}"]
+    if len(report.rulings) < report.total:
+        lines.append(f"(the newest {len(report.rulings)} shown; --limit N for more, --limit 0 for all)")
     for ruling in report.rulings:
         lines += ["", *_ruling(ruling, show_cards=report.subject_kind != "card")]
     return "\n".join(lines)
