@@ -307,7 +307,6 @@ class KnowledgeBase:
 
 _IRI = re.compile(r"^https?://[^\s<>\"{}|^`\\]+$")
 _VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
 
 def sparql_iri(iri: str) -> str:
@@ -324,16 +323,16 @@ def sparql_string(text: str) -> str:
 
 
 def bind_values(sparql: str, params: dict[str, str]) -> str:
-    """``sparql`` with ``VALUES ?name { term }`` for each parameter at the head of its WHERE group."""
-    rows = []
+    """``sparql`` with ``VALUES ?name { term }`` for each parameter at the head of each group pattern
+    that uses it (the WHERE clause, a subquery: see :mod:`mtgkb.sparql_bind`)."""
+    from mtgkb.sparql_bind import bind
+
+    terms = {}
     for name, value in params.items():
         if not _VARIABLE.match(name):
             raise ValueError(f"not a SPARQL variable name: {name!r}")
-        term = sparql_iri(value) if value.startswith(("https://", "http://")) else sparql_string(value)
-        rows.append(f"VALUES ?{name} {{ {term} }}")
-    where = _WHERE.search(sparql)
-    at = where.end() if where else sparql.index("{") + 1
-    return f"{sparql[:at]} {' '.join(rows)} {sparql[at:]}"
+        terms[name] = sparql_iri(value) if value.startswith(("https://", "http://")) else sparql_string(value)
+    return bind(sparql, terms)
 
 
 def to_python(term: Any) -> Any:

@@ -211,3 +211,40 @@ def test_the_rulings_text_says_how_many_are_left_out(pool) -> None:
     total = int(head[0].rsplit(": ", 1)[1].replace(",", ""))
     assert total > 1000 and "newest 3 shown" in head[1]
     assert result.stdout.count("\n  20") + result.stdout.count("\n  19") == 3
+
+
+# --- sparql --param ------------------------------------------------------------------------------
+
+_COSTS = "SELECT ?card ?cost WHERE { ?card mtgkb:hasAbility/mtgkb:abilityCost ?cost }"
+
+
+def test_a_card_name_binds_the_card(pool) -> None:
+    result = run(pool, "sparql", _COSTS, "-p", "card=Yuriko, the Tiger's Shadow", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == [f"{mint('card', 'yuriko-the-tigers-shadow')},{{U}}{{B}}"]
+
+
+def test_a_value_that_is_no_name_binds_a_string_and_a_mistyped_card_is_refused(pool) -> None:
+    result = run(pool, "sparql", _COSTS, "-p", "cost={U}{B}", "--format", "csv")
+    cards = {line.split(",")[0] for line in result.stdout.splitlines()[1:]}
+    assert mint("card", "yuriko-the-tigers-shadow") in cards and len(cards) >= 2
+    typo = run(pool, "sparql", _COSTS, "-p", "card=Yurico, the Tigers Shadow")
+    assert typo.exit_code == 2 and "did you mean 'Yuriko, the Tiger's Shadow'" in typo.stderr
+
+
+def test_an_unknown_variable_is_refused(pool) -> None:
+    result = run(pool, "sparql", _COSTS, "-p", "mechanic=ninjutsu")
+    assert result.exit_code == 2
+    assert "no variable ?mechanic" in result.stderr and "?card, ?cost" in result.stderr
+
+
+def test_a_variable_used_only_in_a_subquery_is_bound_there(pool) -> None:
+    query = (
+        "SELECT ?name WHERE { ?card mtgkb:name ?name . "
+        "{ SELECT ?card WHERE { ?card mtgkb:hasAbility/mtgkb:instantiates ?m } } }"
+    )
+    result = run(pool, "sparql", query, "-p", "m=sneak", "--json")
+    names = {row["name"]["value"] for row in json.loads(result.stdout)["results"]["bindings"]}
+    direct = "SELECT DISTINCT ?name WHERE { ?c mtgkb:name ?name ; mtgkb:hasAbility/mtgkb:instantiates ?m }"
+    expected = {row["name"] for row in pool.kb.select(direct, m=mint("mechanic", "sneak"))}
+    assert "Splinter, Hamato Yoshi" in names and names == expected

@@ -26,7 +26,8 @@ param_option = click.option(
     "params",
     multiple=True,
     metavar="VAR=VALUE",
-    help="Bind ?VAR before the query runs (repeatable). IRIs, prefixed names (card:x) and names work.",
+    help="Bind ?VAR before the query runs (repeatable): an IRI, a prefixed name (card:x), a name "
+    '("Yuriko, the Tiger\'s Shadow", ninjutsu) or a "quoted string".',
 )
 
 
@@ -54,15 +55,15 @@ def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) 
       mtgkb sparql queries/mechanic-steps.rq --format csv
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
     """
-    from mtgkb.named_queries import expand_prefixed, parse_param_options
-    from mtgkb.sparql import read_query_argument, run_query
+    from mtgkb.named_queries import parse_param_options
+    from mtgkb.sparql import bind_params, read_query_argument, run_query
     from mtgkb.store import open_kb
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
-    bound = {name: expand_prefixed(value) or value for name, value in parse_param_options(params).items()}
+    given = parse_param_options(params)
     kb = open_kb(progress_reporter())
-    emit(run_query(kb, text, bound, output_format), False)
+    emit(run_query(kb, text, bind_params(kb, text, given), output_format), False)
 
 
 @cli.command()
