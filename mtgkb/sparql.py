@@ -84,6 +84,7 @@ def run_query(
 
     if fmt not in ALL_FORMATS:
         raise MtgkbError(f"unknown format '{fmt}'", f"use one of {', '.join(ALL_FORMATS)}")
+    refuse_update(query)
     try:
         answer = kb.raw_query(query, params)
     except SyntaxError as error:
@@ -102,6 +103,24 @@ def run_query(
     if isinstance(answer, ox.QueryTriples):
         return _graph_result(answer, fmt)
     return _select_result(answer, fmt)
+
+
+# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request.
+_FIRST_KEYWORD = re.compile(
+    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*([A-Za-z]+)", re.IGNORECASE
+)
+_UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
+
+
+def refuse_update(query: str) -> None:
+    """A SPARQL Update is refused for what it is: the store is a read-only cache of the sources."""
+    match = _FIRST_KEYWORD.match(query)
+    if match and match.group(1).upper() in _UPDATE_KEYWORDS:
+        raise MtgkbError(
+            f"the knowledge base is read-only: SPARQL Update ({match.group(1).upper()} …) is not supported",
+            "the store is rebuilt from ontology/, data/ and the imports: change a file in data/ or import a "
+            "dataset ('mtgkb import --help'); queries may be SELECT, ASK, CONSTRUCT or DESCRIBE",
+        )
 
 
 def _select_result(solutions: Any, fmt: str) -> SparqlResult:

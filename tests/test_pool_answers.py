@@ -248,3 +248,100 @@ def test_a_variable_used_only_in_a_subquery_is_bound_there(pool) -> None:
     direct = "SELECT DISTINCT ?name WHERE { ?c mtgkb:name ?name ; mtgkb:hasAbility/mtgkb:instantiates ?m }"
     expected = {row["name"] for row in pool.kb.select(direct, m=mint("mechanic", "sneak"))}
     assert "Splinter, Hamato Yoshi" in names and names == expected
+
+
+# --- clearer answers -----------------------------------------------------------------------------
+
+
+def test_a_rule_with_a_handful_of_subrules_shows_their_text(pool) -> None:
+    rule = run_json(pool, "rule", "702.49")
+    assert [sub["number"] for sub in rule["subrules"]] == ["702.49a", "702.49b", "702.49c", "702.49d"]
+    assert all(sub["text"] and not sub["text_is_summary"] for sub in rule["subrules"])
+    text = run(pool, "rule", "702.49").stdout
+    at = text.index("CR 702.49d")
+    assert text[at:].splitlines()[1].strip().startswith("Commander ninjutsu is")
+    brief = run_json(pool, "rule", "702.49", "--depth", "0")
+    assert all(sub["text"] is None for sub in brief["subrules"])
+    section = run_json(pool, "rule", "702", "--depth", "2")
+    ninjutsu = next(sub for sub in section["subrules"] if sub["number"] == "702.49")
+    assert [sub["number"] for sub in ninjutsu["subrules"]][-1] == "702.49d" and ninjutsu["subrules"][-1][
+        "text"
+    ]
+    assert run_json(pool, "rule", "702")["subrules"][0]["text"] is None  # 190 rules: numbers only
+
+
+def test_every_ability_of_the_oracle_text_is_listed_and_the_modelled_ones_linked(pool) -> None:
+    vanilla = pool.kb.select(
+        'SELECT ?n WHERE { ?c a mtgkb:Card ; mtgkb:name ?n ; mtgkb:oracleText "Flying, haste" } LIMIT 1'
+    )[0]["n"]
+    card = run_json(pool, "card", vanilla)
+    assert [item["text"] for item in card["oracle_abilities"]] == ["Flying", "Haste"]
+    assert "\nAbilities\n  Flying\n  Haste" in run(pool, "card", vanilla).stdout
+    yuriko = run_json(pool, "card", "Yuriko, the Tiger's Shadow")
+    first, second = yuriko["oracle_abilities"]
+    assert first["modelled"] == [yuriko["abilities"][0]["iri"]] and second["modelled"] == []
+    assert yuriko["abilities"][0]["mechanic"]["label"] == "Commander ninjutsu"
+
+
+def test_the_card_view_gives_colours_and_each_formats_legality(pool) -> None:
+    card = run_json(pool, "card", "Sol Ring")
+    assert card["colors"] == [] and "commander" in card["legal_in"]
+    assert "vintage" in card["restricted_in"] and "legacy" in card["banned_in"]
+    text = run(pool, "card", "Sol Ring").stdout
+    assert "colours colourless" in text and "restricted in: " in text and "banned in: " in text
+
+
+def test_cited_by_lists_take_a_limit(pool) -> None:
+    rule = run_json(pool, "rule", "903.8", "--limit", "5")
+    assert len(rule["cited_by"]) == 5 and rule["cited_by_total"] > 20
+    every = run_json(pool, "rule", "903.8", "--limit", "0")
+    assert len(every["cited_by"]) == rule["cited_by_total"]
+    text = run(pool, "rule", "903.8", "--limit", "5").stdout
+    assert f"… and {rule['cited_by_total'] - 5} more" in text
+
+
+def test_sparql_update_is_refused_as_read_only(pool) -> None:
+    result = run(pool, "sparql", "PREFIX x: <http://x/>\nDELETE WHERE { ?s ?p ?o }")
+    assert result.exit_code == 2 and "read-only" in result.stderr and "DELETE" in result.stderr
+    assert pool.kb.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[0]["n"] > 100_000
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("card", "Yurico"),
+        ("rule", "999.99z"),
+        ("sparql", "INSERT DATA { <http://x/a> <http://x/b> 1 }"),
+        ("card", "--no-such-option"),
+    ],
+)
+def test_with_json_an_error_is_a_json_object(pool, argv: tuple[str, ...]) -> None:
+    result = run(pool, *argv, "--json")
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)
+    assert error["error"] and error["exit_code"] == 2 and "hint" in error
+
+
+def test_multi_line_cells_stay_in_their_column(pool) -> None:
+    query = (
+        "SELECT ?text ?name WHERE { ?c mtgkb:name ?name ; mtgkb:oracleText ?text } "
+        'VALUES ?name { "Fire // Ice" }'
+    )
+    lines = run(pool, "sparql", query).stdout.splitlines()
+    column = lines[0].index("name")
+    body = lines[2:]
+    assert len(body) > 1  # the text's lines each on a line of the table
+    assert body[0][column:] == "Fire // Ice" and all(len(line) <= column for line in body[1:])
+
+
+def test_the_bundled_knowledge_base_says_how_to_import_what_it_lacks(kb) -> None:
+    """Run on the session's own folders, where nothing has been imported."""
+    card = CliRunner().invoke(cli, ["card", "Lightning Bolt"])
+    assert (
+        card.exit_code == 2 and "'mtgkb fetch cards'" in card.stderr and "mtgkb import mtgjson" in card.stderr
+    )
+    rule = CliRunner().invoke(cli, ["rule", "100.1"])
+    assert rule.exit_code == 2 and "'mtgkb import rules FILE'" in rule.stderr
+    # A typo keeps its "did you mean" first.
+    typo = CliRunner().invoke(cli, ["card", "thrasois"])
+    assert "Hint: did you mean 'Thrasios, Triton Hero'? The bundled" in typo.stderr

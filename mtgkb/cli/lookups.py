@@ -7,6 +7,15 @@ import click
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.output import emit
 
+#: ``--limit`` of the lists that can run to hundreds (rulings on a zone, cards citing a rule).
+limit_option = click.option(
+    "--limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Show at most this many (0: all); the total is always given.",
+)
+
 
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
@@ -27,16 +36,6 @@ def card(name: tuple[str, ...], as_json: bool) -> None:
     from mtgkb.store import open_kb
 
     emit(card_report(open_kb(progress_reporter()), " ".join(name)), as_json)
-
-
-#: ``--limit`` of the lists that can run to hundreds (rulings on a zone, cards citing a rule).
-limit_option = click.option(
-    "--limit",
-    default=20,
-    show_default=True,
-    type=click.IntRange(min=0),
-    help="Show at most this many (0: all); the total is always given.",
-)
 
 
 @cli.command()
@@ -66,22 +65,31 @@ def rulings(name: tuple[str, ...], limit: int, as_json: bool) -> None:
 @cli.command()
 @click.argument("number")
 @click.option("--edition", metavar="DATE", default=None, help="Official text of this edition (YYYY-MM-DD).")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Levels of subrules shown with their text (default: 1 for a rule with a handful, else 0).",
+)
+@limit_option
 @json_option
-def rule(number: str, edition: str | None, as_json: bool) -> None:
+def rule(number: str, edition: str | None, depth: int | None, limit: int, as_json: bool) -> None:
     """Show a Comprehensive Rules rule: summary, official text, subrules, what cites it.
 
     The official text is that of the newest imported edition unless --edition names another.
+    --limit caps the list of what cites the rule.
 
     \b
     Examples:
       mtgkb rule 702.49d
-      mtgkb rule 903.8 --edition 2026-04-17
+      mtgkb rule 702.49 --depth 0
+      mtgkb rule 903.8 --edition 2026-04-17 --limit 5
       mtgkb rule 702.49 --json
     """
     from mtgkb.lookups.rule import rule_report
     from mtgkb.store import open_kb
 
-    emit(rule_report(open_kb(progress_reporter()), number, edition), as_json)
+    emit(rule_report(open_kb(progress_reporter()), number, edition, depth, limit or None), as_json)
 
 
 @cli.command()

@@ -64,17 +64,32 @@ def render_card(card: CardReport) -> str:
             lines += _wrap(f"{label}: {', '.join(formats)}", 0)
     if card.also_named:
         lines += _wrap(f"also named: {'; '.join(card.also_named)}", 0)
-    if card.oracle_text:
+    # Once the Oracle text is imported, the abilities list holds it ability by ability.
+    listed = bool(card.oracle_abilities)
+    if card.oracle_text and not listed:
         lines += ["", *_wrap(card.oracle_text, 2)]
     for face in card.faces:
         face_stats = _stats(face.power, face.toughness, face.loyalty, face.defense)
         parts = [face.name or face.iri, face.mana_cost, face.type_line, face_stats]
-        lines += ["", "Face: " + "   ".join(p for p in parts if p)]
-        if face.oracle_text:
+        lines += [
+            "" if not listed or face is card.faces[0] else None,
+            "Face: " + "   ".join(p for p in parts if p),
+        ]
+        if face.oracle_text and not listed:
             lines += _wrap(face.oracle_text, 2)
-    lines += ["", "Abilities" if card.abilities else "Abilities: none recorded"]
+    lines = [line for line in lines if line is not None]
+    lines += ["", "Abilities" if card.abilities or listed else "Abilities: none recorded"]
+    by_iri = {ability.iri: ability for ability in card.abilities}
+    shown: set[str] = set()
+    for item in card.oracle_abilities:
+        lines += _wrap(item.text + (f"   ({item.face})" if item.face else ""), 2)
+        for iri in item.modelled:
+            if iri in by_iri and iri not in shown:
+                shown.add(iri)
+                lines += _ability(by_iri[iri], 2, card.oracle_text or "", with_label=False)
     for ability in card.abilities:
-        lines += _ability(ability, 2, card.oracle_text or "")
+        if ability.iri not in shown:
+            lines += _ability(ability, 2, card.oracle_text or "")
     if card.rulings:
         lines += ["", f"Rulings ({len(card.rulings)}, newest first)"]
         for ruling in card.rulings:
@@ -94,9 +109,11 @@ def _stats(power: str | None, toughness: str | None, loyalty: str | None, defens
     return f"defense {defense}" if defense is not None else ""
 
 
-def _ability(ability: AbilityInfo, indent: int, oracle_text: str) -> list[str]:
+def _ability(ability: AbilityInfo, indent: int, oracle_text: str, with_label: bool = True) -> list[str]:
+    """The ability's mechanic, cost, timing and rules; under its label, or (``with_label`` False)
+    under the line of Oracle text already printed for it."""
     pad = " " * indent
-    lines = [pad + (ability.label or ability.iri)]
+    lines = [pad + (ability.label or ability.iri)] if with_label else []
     details = []
     if ability.mechanic:
         mechanic = ability.mechanic.label or ability.mechanic.iri
@@ -179,20 +196,38 @@ def render_rule(rule: RuleReport) -> str:
         lines += ["", _NO_TEXT_HINT]
     if rule.summary:
         lines += ["", "Summary (our words):", *_wrap(rule.summary, 2)]
+    if rule.subrules:
+        lines += ["", "Subrules:"]
+        for node in rule.subrules:
+            lines += _subrule(node, 2)
+        if rule.depth == 0:
+            lines.append("  (their text: --depth 1)")
     for heading, nodes in (
-        ("Subrules", rule.subrules),
         ("Refers to", rule.refers_to),
         ("Referred to by", rule.referenced_by),
     ):
         if nodes:
             lines += ["", f"{heading}:"] + ["  " + _related(node) for node in nodes]
     if rule.cited_by:
-        lines += ["", "Cited by:"]
+        total = rule.cited_by_total or len(rule.cited_by)
+        lines += ["", f"Cited by ({total}):" if total > len(rule.cited_by) else "Cited by:"]
         width = max(len(node.kind) for node in rule.cited_by)
         for node in rule.cited_by:
             via = f"  (through {', '.join(node.via)})" if node.via else ""
             lines.append(f"  {node.kind.ljust(width)}  {node.label or node.iri}{via}")
+        if total > len(rule.cited_by):
+            lines.append(f"  … and {total - len(rule.cited_by)} more (--limit N for more, --limit 0 for all)")
     return "\n".join(lines)
+
+
+def _subrule(node: RelatedNode, indent: int) -> list[str]:
+    lines = [" " * indent + _related(node)]
+    if node.text:
+        prefix = "Summary (our words): " if node.text_is_summary else ""
+        lines += _wrap(prefix + node.text, indent + 2)
+    for child in node.subrules:
+        lines += _subrule(child, indent + 2)
+    return lines
 
 
 def _related(node: RelatedNode) -> str:
