@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mtgkb.iris import mint
+from mtgkb.iris import mint, namespace
 from mtgkb.progress import Progress
 from mtgkb.vocab import RDFS_LABEL, V
 
@@ -99,11 +99,14 @@ def derive_mentions(store: Any, progress: Progress | None = None) -> int:
     import pyoxigraph as ox
 
     named = terms(store)
-    # The official wording only: our summaries come with the links we chose by hand.
-    query = f"SELECT ?ruling ?text WHERE {{ ?ruling a <{V.Ruling}> ; <{V.text}> ?text }}"
+    # The official wording only: our summaries come with the links we chose by hand. Reading the
+    # mtgkb:text triples directly is several times faster than a query joining them to the type.
+    rulings = namespace("ruling")
     texts: dict[str, list[str]] = {}
-    for row in store.query(query):
-        texts.setdefault(row["ruling"].value, []).append(row["text"].value)
+    for quad in store.quads_for_pattern(None, ox.NamedNode(V.text), None, ox.DefaultGraph()):
+        subject = quad.subject.value
+        if subject.startswith(rulings):
+            texts.setdefault(subject, []).append(quad.object.value)
     if progress and texts:
         progress(f"linking {len(texts):,} rulings to mechanics, steps, zones and concepts")
     links = mentions(texts, named)

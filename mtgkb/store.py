@@ -139,20 +139,19 @@ def _load_source(store: Any, source: Source, progress: Progress | None = None) -
         ) from error
 
 
-# The graph name that ends every line our importers write (mtgkb.nquads.QuadWriter).
-_GRAPH_TERM = re.compile(rb" <" + re.escape(namespace("graph").encode()) + rb"[^<>\s]*> \.\n")
-
-
 class _CountingReader(io.RawIOBase):
     """Reports how many bytes of an imported file the store has read: the bulk load's progress.
-    With ``into_default`` it also drops each line's graph name, so the triples go to the default
-    graph (whole lines are rewritten, so a chunk is cut after its last line break)."""
+
+    With ``into_default`` it also drops the graph name ending each line, so the triples go to the
+    default graph. Every importer writes one graph per file (mtgkb.nquads.QuadWriter), named on the
+    first line, so a plain byte replacement does it; chunks are cut after their last line break."""
 
     def __init__(self, raw: io.BufferedReader, ticker: Ticker, into_default: bool = False) -> None:
         self._raw = raw
         self._ticker = ticker
         self._done = 0
         self._into_default = into_default
+        self._graph_end: bytes | None = None
         self._ready = b""
         self._partial = b""
 
@@ -177,7 +176,11 @@ class _CountingReader(io.RawIOBase):
             data = self._partial + chunk
             cut = data.rfind(b"\n") + 1
             self._partial = data[cut:]
-            self._ready = _GRAPH_TERM.sub(b" .\n", data[:cut])
+            lines = data[:cut]
+            if self._graph_end is None and lines:
+                first = lines[: lines.index(b"\n") + 1]
+                self._graph_end = first[first.rindex(b" <") :]
+            self._ready = lines.replace(self._graph_end, b" .\n") if self._graph_end else lines
         count = min(len(buffer), len(self._ready))
         buffer[:count] = self._ready[:count]
         self._ready = self._ready[count:]

@@ -67,3 +67,17 @@ def test_a_node_another_source_holds_is_reused_by_oracle_id_then_by_name() -> No
     # The known card keeps its IRI: the newcomer with the plainer name is the one suffixed.
     assert nodes.iris["Lava, Axe"] == mint("card", "lava-axe")
     assert nodes.iris["Lava Axe"].startswith(mint("card", "lava-axe") + "-")
+
+
+def test_a_merged_name_s_own_iri_points_to_the_node_it_joined() -> None:
+    from mtgkb.importers.card_iris import replaced_iris
+
+    nodes = assign_card_iris(
+        [
+            CardRecord("Sol Ring // Sol Ring", oracle_id="o1", layout="reversible_card"),
+            CardRecord("Sol Ring", oracle_id="o1"),
+            CardRecord("Lava Axe"),
+            CardRecord("Lava, Axe"),
+        ]
+    )
+    assert replaced_iris(nodes) == {mint("card", "Sol Ring // Sol Ring"): mint("card", "Sol Ring")}

@@ -345,3 +345,11 @@ def test_the_bundled_knowledge_base_says_how_to_import_what_it_lacks(kb) -> None
     # A typo keeps its "did you mean" first.
     typo = CliRunner().invoke(cli, ["card", "thrasois"])
     assert "Hint: did you mean 'Thrasios, Triton Hero'? The bundled" in typo.stderr
+
+
+def test_the_iri_of_a_merged_record_is_deprecated_for_its_card(pool) -> None:
+    rows = pool.kb.select(
+        "SELECT ?old ?new WHERE { ?old owl:deprecated true ; dcterms:isReplacedBy ?new }",
+        old=mint("card", "Sol Ring // Sol Ring"),
+    )
+    assert [row["new"] for row in rows] == [mint("card", "Sol Ring")]

@@ -3,18 +3,23 @@ N-Quads file atomically into the imports folder, rebuild the store, and sum up."
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtgkb.importers.card_iris import CardIris, KnownCards, assign_card_iris
+from mtgkb.importers.card_iris import CardIris, KnownCards, assign_card_iris, replaced_iris
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, write_cards, write_dataset, write_rulings
 from mtgkb.iris import mint
-from mtgkb.nquads import QuadWriter, atomic_text_file
+from mtgkb.nquads import QuadWriter, atomic_text_file, literal
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
+from mtgkb.vocab import PREFIXES
+
+_DEPRECATED = PREFIXES["owl"] + "deprecated"
+_REPLACED_BY = PREFIXES["dcterms"] + "isReplacedBy"
 
 
 @dataclass
@@ -49,6 +54,9 @@ def write_graph_file(part: GraphFile, nodes: CardIris, progress: Progress | None
         write_dataset(writer, graph, part.label, part.source_file.name, records)
         if part.cards is not None:
             counts = write_cards(part.cards, nodes, writer, progress)
+            for old, new in replaced_iris(nodes).items():
+                writer.add(old, _DEPRECATED, literal(True))
+                writer.add(old, _REPLACED_BY, f"<{new}>")
         if part.rulings is not None:
             rulings, without_card = write_rulings(part.rulings, nodes.iris, writer, progress)
     return Written(path, writer.count, counts, rulings, without_card)
@@ -112,10 +120,14 @@ def known_cards(replaced: set[str]) -> KnownCards:
         OPTIONAL {{ ?card <{V.name}> ?name }}
         OPTIONAL {{ ?card <{V.oracleId}> ?id }}
         OPTIONAL {{ ?card <{V.alsoNamed}> ?also }} }} }}"""
-    for row in open_kb().store.query(query):
+    kb = open_kb()
+    for row in kb.store.query(query):
         if row["g"].value in replaced:
             continue
         values = {key: row[key].value if row[key] is not None else None for key in ("name", "id", "also")}
         known.add(row["card"].value, values["name"], values["id"])
         known.add(row["card"].value, values["also"], None, primary=False)
+    # The store is rebuilt next: let go of the old one's caches first.
+    del kb
+    gc.collect()
     return known

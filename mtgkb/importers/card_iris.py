@@ -145,3 +145,19 @@ def _keep(group: list[CardRecord], iri: str, known_name: str | None, result: Car
             others.append(card_name(record))
     if others:
         result.also_named[iri] = others
+
+
+def replaced_iris(nodes: CardIris) -> dict[str, str]:
+    """The IRI a merged name would have had on its own -> the node it is now part of ("Sol Ring //
+    Sol Ring" -> card/sol-ring): earlier imports published some of them, and IRIs are deprecated
+    with their replacement rather than dropped silently."""
+    kept = set(nodes.names)
+    replaced = {}
+    for name, iri in nodes.iris.items():
+        try:
+            own = mint("card", name)
+        except ValueError:
+            continue
+        if own != iri and own not in kept:
+            replaced[own] = iri
+    return replaced
