@@ -353,3 +353,13 @@ def test_the_iri_of_a_merged_record_is_deprecated_for_its_card(pool) -> None:
         old=mint("card", "Sol Ring // Sol Ring"),
     )
     assert [row["new"] for row in rows] == [mint("card", "Sol Ring")]
+
+
+def test_cards_with_the_same_legalities_share_one_node_that_queries_reach(pool) -> None:
+    nodes = pool.kb.select("SELECT (COUNT(DISTINCT ?l) AS ?n) WHERE { ?c mtgkb:legalities ?l }")[0]["n"]
+    cards = pool.kb.select("SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c mtgkb:legalities ?l }")[0]["n"]
+    assert cards > 25_000 and nodes < cards / 20
+    vintage = pool.kb.select(
+        'SELECT ?c WHERE { ?c mtgkb:name "Sol Ring" ; mtgkb:legalities/mtgkb:restrictedIn "vintage" }'
+    )
+    assert len(vintage) == 1

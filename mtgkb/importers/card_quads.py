@@ -8,6 +8,7 @@ formatted once, up front.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ _FACE = iri(V.Face)
 _KEYWORD_ABILITY = iri(V.KeywordAbility)
 _STATIC_ABILITY = iri(V.StaticAbility)
 _RULING = iri(V.Ruling)
+_LEGALITIES = iri(V.Legalities)
 _DATASET = iri(V.Dataset)
 _DATE = f"^^<{XSD}date>"
 # A format's legality as card databases report it -> the property that lists the format.
@@ -67,6 +69,7 @@ def write_cards(
     ticker = Ticker(progress, "writing cards", len(records))
     add = writer.add
     p_type, p_label, p_name = RDF_TYPE, RDFS_LABEL, V.name
+    written_legalities: set[str] = set()
     for number, record in enumerate(records, 1):
         card = iri_by_name[record.name]
         slug = card_slug(card)
@@ -93,10 +96,9 @@ def write_cards(
             add(card, V.colorIdentity, _term(value))
         if record.commander_legality:
             add(card, V.commanderLegality, _term(record.commander_legality))
-        for game_format, status in record.legalities.items():
-            predicate = _LEGALITY.get(status)
-            if predicate:
-                add(card, predicate, _term(game_format))
+        legalities = _legalities(add, record.legalities, written_legalities)
+        if legalities:
+            add(card, V.legalities, legalities)
         for index, face in enumerate(record.faces):
             face_iri = mint("face", slug, str(index))
             face_name = literal(face.name)
@@ -116,6 +118,26 @@ def write_cards(
             ticker.update(number)
     ticker.update(len(records))
     return counts
+
+
+def _legalities(
+    add: Callable[[str, str, str], None], legalities: dict[str, str], written: set[str]
+) -> str | None:
+    """The node of these format statuses, written the first time it is used: a few hundred distinct
+    ones serve the whole pool, where a triple per card and format would be a quarter of a million."""
+    statuses = sorted(
+        (status, game_format) for game_format, status in legalities.items() if status in _LEGALITY
+    )
+    if not statuses:
+        return None
+    digest = hashlib.sha256(repr(statuses).encode("utf-8")).hexdigest()[:8]
+    node = mint("legality", digest)
+    if node not in written:
+        written.add(node)
+        add(node, RDF_TYPE, _LEGALITIES)
+        for status, game_format in statuses:
+            add(node, _LEGALITY[status], _term(game_format))
+    return f"<{node}>"
 
 
 def _write_characteristics(

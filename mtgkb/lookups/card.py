@@ -129,6 +129,7 @@ _CARD = (
 SELECT ?s ?p ?o ?olabel WHERE {
   {
     { ?card mtgkb:hasFace? ?s }
+    UNION { ?card mtgkb:legalities ?s }
     UNION { ?card mtgkb:hasAbility/mtgkb:grants* ?s }
     UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates ?s }
     UNION { ?s mtgkb:aboutCard ?card }
@@ -184,9 +185,9 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         colors=_wubrg(card.all(V.colors)),
         color_identity=_wubrg(card.all(V.colorIdentity)),
         commander_legality=card.first(V.commanderLegality),
-        legal_in=sorted(card.all(V.legalIn)),
-        banned_in=sorted(card.all(V.bannedIn)),
-        restricted_in=sorted(card.all(V.restrictedIn)),
+        legal_in=_formats(graph, card, V.legalIn),
+        banned_in=_formats(graph, card, V.bannedIn),
+        restricted_in=_formats(graph, card, V.restrictedIn),
         also_named=sorted(card.all(V.alsoNamed)),
         **_characteristics(card),
         faces=faces,
@@ -195,6 +196,11 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         rulings=newest_first(rulings),
         cites=sorted_numbers(_all_cited(graph)),
     )
+
+
+def _formats(graph: Graph, card: Node, status: str) -> list[str]:
+    """The formats of one status on the card's legalities node(s)."""
+    return sorted({f for node in card.all(V.legalities) for f in graph.node(node).all(status)})
 
 
 def _spelt_as(card: Node, name: str) -> bool:
