@@ -176,3 +176,21 @@ def test_the_name_index_lists_cards(root: Path) -> None:
     kb = open_kb()
     assert ["Grizzly Bears", "https://w3id.org/mtgkb/card/grizzly-bears", "card"] in kb.names
     assert json.loads((kb.path / "meta.json").read_text())["fingerprint"] == kb.path.name
+
+
+def test_an_imported_file_goes_to_its_graph_and_once_more_to_the_default_graph() -> None:
+    import io
+
+    from mtgkb.progress import Ticker
+    from mtgkb.store import _CountingReader
+
+    text = b'<s> <p> "a <b> ." <g> .\n<s> <p> <o> <g> .'  # the last line lacks its line break
+    reader = io.BufferedReader(
+        _CountingReader(io.BufferedReader(io.BytesIO(text)), Ticker(None, "x", 1), True)
+    )
+    assert reader.read().splitlines() == [
+        b'<s> <p> "a <b> ." <g> .',
+        b'<s> <p> "a <b> ." .',
+        b"<s> <p> <o> <g> .",
+        b"<s> <p> <o> .",
+    ]
