@@ -178,19 +178,13 @@ def test_the_name_index_lists_cards(root: Path) -> None:
     assert json.loads((kb.path / "meta.json").read_text())["fingerprint"] == kb.path.name
 
 
-def test_an_imported_file_goes_to_its_graph_and_once_more_to_the_default_graph() -> None:
+def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name() -> None:
     import io
 
     from mtgkb.progress import Ticker
     from mtgkb.store import _CountingReader
 
     text = b'<s> <p> "a <b> ." <g> .\n<s> <p> <o> <g> .'  # the last line lacks its line break
-    reader = io.BufferedReader(
-        _CountingReader(io.BufferedReader(io.BytesIO(text)), Ticker(None, "x", 1), True)
-    )
-    assert reader.read().splitlines() == [
-        b'<s> <p> "a <b> ." <g> .',
-        b'<s> <p> "a <b> ." .',
-        b"<s> <p> <o> <g> .",
-        b"<s> <p> <o> .",
-    ]
+    raw = io.BufferedReader(io.BytesIO(text))
+    reader = io.BufferedReader(_CountingReader(raw, Ticker(None, "x", 1), into_default=True))
+    assert reader.read().splitlines() == [b'<s> <p> "a <b> ." .', b"<s> <p> <o> ."]
