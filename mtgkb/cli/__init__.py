@@ -24,16 +24,43 @@ def quiet_option(silenced: str = "progress messages") -> Callable[[Callable[...,
 
 
 class _Group(click.Group):
-    """Turns user mistakes into a message and exit status 2 instead of a traceback."""
+    """Turns user mistakes into a message and exit status 2 instead of a traceback; with ``--json``
+    (or ``--format json``) the message is a JSON object on stdout, like every other answer."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        pairs = zip(args, [*args[1:], ""], strict=True)
+        ctx.meta["mtgkb.json"] = "--json" in args or any(
+            a == "--format=json" or (a == "--format" and b == "json") for a, b in pairs
+        )
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except MtgkbError as error:
-            click.echo(f"Error: {error.message}", err=True)
-            if error.hint:
-                click.echo(f"Hint: {error.hint}", err=True)
+            if ctx.meta.get("mtgkb.json"):
+                _json_error(error.message, error.hint, error.exit_code, error)
+            else:
+                click.echo(f"Error: {error.message}", err=True)
+                if error.hint:
+                    click.echo(f"Hint: {error.hint}", err=True)
             ctx.exit(error.exit_code)
+        except click.UsageError as error:
+            if not ctx.meta.get("mtgkb.json"):
+                raise
+            hint = f"see '{error.ctx.command_path} --help'" if error.ctx else None
+            _json_error(error.format_message(), hint, error.exit_code, None)
+            ctx.exit(error.exit_code)
+
+
+def _json_error(message: str, hint: str | None, exit_code: int, error: MtgkbError | None) -> None:
+    import json
+
+    document: dict[str, Any] = {"error": message, "hint": hint, "exit_code": exit_code}
+    for extra in ("suggestions", "candidates"):
+        if hasattr(error, extra):
+            document[extra] = getattr(error, extra)
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
