@@ -399,7 +399,12 @@ LIMIT 40
 def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]:
     from mtgkb.store import sparql_iri
 
-    mechanics = " ".join(sparql_iri(m) for m in context.rules.mechanic_lineage(way.mechanic))
+    # Rulings on a keyword mechanic apply to every card with it; casting a spell the ordinary way is
+    # no keyword, and the thousands of rulings that speak of casting are not about this card.
+    lineage = [
+        m for m in context.rules.mechanic_lineage(way.mechanic) if context.rules.node(m).first(V.keyword)
+    ]
+    mechanics = " ".join(sparql_iri(m) for m in lineage) or "<urn:mtgkb:none>"
     query = _RULINGS.replace("CARD", sparql_iri(source.card or way.mechanic)).replace("MECHANICS", mechanics)
     notes: dict[tuple, RulingNote] = {}
     for row in context.kb.select(query):

@@ -4,8 +4,9 @@ abilities of the cards a situation names. Two queries, whatever the size of the 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mtgkb.lookups.common import rule_number
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -33,8 +34,7 @@ REQUIRES = (
 )
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):
     """A value as the store holds it: ``sparql`` to write it into a query, ``value`` for Python."""
 
     sparql: str
@@ -118,6 +118,33 @@ SELECT DISTINCT ?s ?whole WHERE {
 
 
 def read_rules(kb: KnowledgeBase) -> RulesData:
+    """The rules data, from a cache file beside the store when there is one: a store never changes
+    once built (a changed source makes a new one), so what it says of mechanics never does either."""
+    import hashlib
+    import json
+
+    cache = kb.path / f"verdict-rules-{hashlib.sha256(_RULE_SUBJECTS.encode()).hexdigest()[:8]}.json"
+    try:
+        saved = json.loads(cache.read_text(encoding="utf-8"))
+        nodes = {
+            iri: Node(iri, {p: [Term(*t) for t in terms] for p, terms in values.items()})
+            for iri, values in saved["nodes"].items()
+        }
+        return RulesData(nodes, saved["labels"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    rules = _query_rules(kb)
+    try:
+        temporary = cache.with_suffix(f".{os.getpid()}.tmp")
+        saved = {"nodes": {iri: n.values for iri, n in rules.nodes.items()}, "labels": rules.labels}
+        temporary.write_text(json.dumps(saved), encoding="utf-8")
+        os.replace(temporary, cache)
+    except OSError:
+        pass  # a read-only cache folder: answer all the same, from the store
+    return rules
+
+
+def _query_rules(kb: KnowledgeBase) -> RulesData:
     from mtgkb.store import sparql_iri
 
     whole, labelled = [], []
@@ -155,11 +182,12 @@ def _group(solutions: Any) -> dict[str, Node]:
     from mtgkb.store import to_python
 
     nodes: dict[str, Node] = {}
-    for row in solutions:
-        subject, predicate, obj = row["s"], row["p"], row["o"]
-        node = nodes.setdefault(subject.value, Node(subject.value))
-        terms = node.values.setdefault(predicate.value, [])
-        term = Term(str(obj), to_python(obj))
-        if term not in terms:
-            terms.append(term)
+    seen: set[tuple[str, str, str]] = set()
+    for subject, predicate, obj in solutions:
+        key = (subject.value, predicate.value, str(obj))
+        if key in seen:
+            continue
+        seen.add(key)
+        node = nodes.get(key[0]) or nodes.setdefault(key[0], Node(key[0]))
+        node.values.setdefault(key[1], []).append(Term(key[2], to_python(obj)))
     return nodes
