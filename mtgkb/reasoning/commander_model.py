@@ -165,10 +165,13 @@ def without_reminders(text: str | None) -> str:
     return _REMINDER.sub("", text or "")
 
 
+# Only the requirements the model uses (a partner's candidate, a way to be a commander): imported
+# copy effects carry hundreds of requirement nodes of their own.
 _MODEL_QUERY = """
 SELECT ?s ?p ?o WHERE {
-  { ?s a mtgkb:Mechanic } UNION { ?s a mtgkb:Requirement } UNION { ?s mtgkb:consequenceOf ?any }
-  UNION { VALUES ?s { ?designation } }
+  { ?s a mtgkb:Mechanic } UNION { ?s mtgkb:consequenceOf ?any } UNION { VALUES ?s { ?designation } }
+  UNION { ?mechanic a mtgkb:Mechanic ; mtgkb:partnerCandidate ?s }
+  UNION { VALUES ?d { ?designation } ?d mtgkb:alternativeRequirement ?s }
   ?s ?p ?o .
   FILTER(?p != mtgkb:summary || EXISTS { ?s mtgkb:consequenceOf ?what })
 }"""
