@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from mtgkb import __version__
-from mtgkb.errors import MtgkbError
+from mtgkb.errors import Interrupted, MtgkbError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 #: A file a command reads: click checks that it exists before the command runs.
@@ -24,13 +24,18 @@ def quiet_option(silenced: str = "progress messages") -> Callable[[Callable[...,
 
 
 class _Group(click.Group):
-    """Turns user mistakes into a message and exit status 2 instead of a traceback."""
+    """Turns user mistakes into a message and exit status 2 instead of a traceback, and Ctrl-C into
+    exit status 130 (click's own handler would print "Aborted!" and exit 1)."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(Interrupted.exit_code)
         except MtgkbError as error:
-            click.echo(f"Error: {error.message}", err=True)
+            label = "Interrupted" if isinstance(error, Interrupted) else "Error"
+            click.echo(f"{label}: {error.message}", err=True)
             if error.hint:
                 click.echo(f"Hint: {error.hint}", err=True)
             ctx.exit(error.exit_code)

@@ -8,10 +8,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, assign_card_iris, write_cards, write_dataset, write_rulings
 from mtgkb.iris import mint
-from mtgkb.nquads import QuadWriter, atomic_text_file
+from mtgkb.nquads import PendingFiles, QuadWriter
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
 
@@ -36,13 +37,15 @@ class Written:
     rulings_without_card: int
 
 
-def write_graph_file(part: GraphFile, card_iris: dict[str, str], progress: Progress | None) -> Written:
-    """Write ``part`` through a temporary file, so a killed import leaves the previous file."""
+def write_graph_file(
+    part: GraphFile, card_iris: dict[str, str], progress: Progress | None, pending: PendingFiles
+) -> Written:
+    """Write ``part`` to a temporary file in ``pending``, so a killed import leaves the previous file."""
     graph = mint("graph", part.graph)
     path = imports_dir() / f"{part.graph}.nq"
     counts = CardCounts()
     rulings = without_card = 0
-    with atomic_text_file(path) as stream:
+    with pending.write(path) as stream:
         writer = QuadWriter(stream, graph)
         records = len(part.cards or ()) + len(part.rulings or ())
         write_dataset(writer, graph, part.label, part.source_file.name, records)
@@ -62,8 +65,6 @@ def finish_import(
     rulings_without_card: int = 0,
 ) -> CardImportSummary:
     """Write every part, rebuild the store with them, and report what was imported."""
-    from mtgkb.store import build
-
     records = [card for part in parts for card in part.cards or ()]
     kept, card_iris, skipped_names = assign_card_iris(records)
     if len(kept) < len(records):
@@ -71,10 +72,15 @@ def finish_import(
         for part in parts:
             if part.cards is not None:
                 part.cards = [card for card in part.cards if id(card) in kept_ids]
-    written = [write_graph_file(part, card_iris, progress) for part in parts]
-    if progress:
-        progress("rebuilding the store")
-    built = build(progress=progress)
+    pending = PendingFiles()
+    try:
+        try:
+            written = [write_graph_file(part, card_iris, progress, pending) for part in parts]
+        except OSError as error:
+            raise unwritable(error) from error
+        built = apply_import(source, pending, progress)
+    finally:
+        pending.discard()
     abilities = sum((result.counts.abilities for result in written), Counter())
     granted = sum((result.counts.granted for result in written), Counter())
     changing = sum((result.counts.changing for result in written), Counter())
