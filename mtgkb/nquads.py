@@ -104,7 +104,8 @@ class PendingFiles:
         _remove_abandoned(target)
         temporary = temporary_sibling(target)
         self._files.append((temporary, target))
-        with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
+        # JSON may spell lone surrogates ("\\ud800"), which no UTF-8 file can hold: they become U+FFFD.
+        with open(temporary, "w", encoding="utf-8", errors="replace", newline="\n") as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())

@@ -27,6 +27,17 @@ class _Group(click.Group):
     """Turns user mistakes into a message and exit status 2 instead of a traceback, and Ctrl-C into
     exit status 130 (click's own handler would print "Aborted!" and exit 1)."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Bytes that are not UTF-8 reach Python as lone surrogates, which no output, SQLite or
+        # Oxigraph can take: refuse them here rather than fail deep inside a lookup.
+        for arg in args:
+            try:
+                arg.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                raise click.UsageError(f"the argument '{shown}' is not UTF-8 text", ctx) from None
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from mtgkb.errors import ImportFileError
 from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, assign_card_iris, write_cards, write_dataset, write_rulings
@@ -56,6 +57,20 @@ def write_graph_file(
     return Written(path, writer.count, counts, rulings, without_card)
 
 
+def refuse_mostly_unreadable(
+    path: Path, unreadable: dict[str, str], total: int, expected: str, hint: str
+) -> None:
+    """A damaged record is left out and reported; a file whose records are mostly unreadable is
+    refused whole, since it is more likely a file of another kind than a few damaged cards."""
+    if unreadable and len(unreadable) * 2 > total:
+        name, why = next(iter(unreadable.items()))
+        raise ImportFileError(
+            f"{path}: {len(unreadable):,} of {total:,} records cannot be read, e.g. {name!r}: {why}; "
+            f"expected {expected}",
+            hint,
+        )
+
+
 def finish_import(
     source: str,
     parts: list[GraphFile],
@@ -63,10 +78,13 @@ def finish_import(
     progress: Progress | None,
     skipped_records: int = 0,
     rulings_without_card: int = 0,
+    unreadable: dict[str, str] | None = None,
 ) -> CardImportSummary:
-    """Write every part, rebuild the store with them, and report what was imported."""
+    """Write every part, rebuild the store with them, and report what was imported (and which
+    ``unreadable`` records were left out)."""
     records = [card for part in parts for card in part.cards or ()]
     kept, card_iris, skipped_names = assign_card_iris(records)
+    skipped_names = {**(unreadable or {}), **skipped_names}
     if len(kept) < len(records):
         kept_ids = {id(card) for card in kept}
         for part in parts:

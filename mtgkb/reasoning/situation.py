@@ -119,13 +119,16 @@ class Situation:
 def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = None) -> dict[str, Any]:
     """The raw situation in ``source`` (a path, or ``-`` for standard input), JSON or YAML."""
     if str(source) == "-":
-        if stdin_text is None:
-            import sys
-
-            text = sys.stdin.read()
-        else:
-            text = stdin_text()
         origin = "standard input"
+        try:
+            if stdin_text is None:
+                import sys
+
+                text = sys.stdin.buffer.read().decode("utf-8-sig")
+            else:
+                text = stdin_text()
+        except UnicodeDecodeError as error:
+            raise SituationError("", f"{origin} is not UTF-8 text (byte {error.start})") from error
     else:
         path = Path(source)
         try:
@@ -332,7 +335,7 @@ class _Reader:
                 where, "give exactly one of 'card' (a card's name) or 'token' (a token's name)"
             )
         controller = item.get("controller", player)
-        if controller not in players:
+        if not isinstance(controller, str) or controller not in players:
             raise SituationError(
                 f"{where}.controller", f"{controller!r} is not a player ({_choices(players)})"
             )
@@ -345,6 +348,8 @@ class _Reader:
             if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
                 raise SituationError(f"{where}.types", "a list of card types, e.g. ['Artifact', 'Creature']")
         else:
+            if not isinstance(item["card"], str):
+                raise SituationError(f"{where}.card", "a card is written as its name")
             card, display = cards[item["card"]]
             types = []
             if "types" in item:

@@ -1,0 +1,68 @@
+"""Fuzzing the verdict commands' situation reader: every scenario's situation, mutated (unknown
+fields, wrong types, huge lists, deep nesting, repeated cards, odd text), and raw bytes, piped to
+``can-activate``, ``can-cast``, ``options`` and ``copy`` with ``--situation -``. Each case ends in a
+verdict (exit 0 or 1) or in exit 2 with an error message; never a traceback, never a hang."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fuzzing import mutate, odd_text, time_limit
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mtgkb.cli import _register_commands, cli
+
+_register_commands()
+
+
+@pytest.fixture(autouse=True)
+def _store_built(kb) -> None:
+    """The store is built before the first case, so that no case's time limit covers a build."""
+
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+CASES = [
+    (document["situation"]["command"], document["situation"]["game"])
+    for document in (
+        json.loads(path.read_text(encoding="utf-8")) for path in sorted(SCENARIOS.glob("*.json"))
+    )
+    if "game" in document["situation"]
+]
+
+
+def _judged(command: list[str], stdin: str | bytes) -> None:
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8", "surrogatepass")  # a lone surrogate becomes bytes that are not UTF-8
+    with time_limit():
+        result = CliRunner().invoke(cli, [*command, "--json", "--situation", "-"], input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code in (0, 1, 2), (result.exit_code, result.output)
+    if result.exit_code == 2:
+        assert "\nError: " in "\n" + result.stderr, result.stderr
+    else:
+        verdict = json.loads(result.stdout)
+        assert isinstance(verdict, dict), verdict
+
+
+@given(case=st.sampled_from(CASES), data=st.data())
+def test_a_mutated_situation_gets_a_verdict_or_a_message(case, data) -> None:
+    command, game = case
+    _judged(command, json.dumps(mutate(data, game)))
+
+
+@given(case=st.sampled_from(CASES), text=st.one_of(odd_text, st.binary(max_size=200)))
+def test_any_bytes_on_standard_input_get_a_message(case, text) -> None:
+    _judged(case[0], text)
+
+
+@given(case=st.sampled_from(CASES), data=st.data())
+def test_a_mutated_situation_as_yaml_gets_a_verdict_or_a_message(case, data) -> None:
+    import yaml
+
+    command, game = case
+    _judged(command, yaml.safe_dump(mutate(data, game, mutations=1), allow_unicode=True))
