@@ -3,6 +3,7 @@ behind its back, imports into folders that cannot be written, Ctrl-C at the wron
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -186,3 +187,29 @@ def test_ctrl_c_while_the_store_rebuilds_exits_130_and_reports_the_import_applie
     assert "Aborted" not in result.stderr and "Traceback" not in result.stderr
     assert "mtgjson import is applied" in result.stderr and "mtgjson.nq" in result.stderr
     assert open_kb().select(CARDS)[0]["n"] > 20_000
+
+
+def test_a_full_disk_during_an_import_or_a_build_is_a_message_and_keeps_the_store(
+    root: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mtgkb import store as store_module
+
+    rules = str(shared_data / "rules" / "MagicCompRules-20260417.txt")
+    previous = open_kb()
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(nquads, "open", full, raising=False)
+        result = CliRunner().invoke(cli, ["import", "rules", rules])
+    assert result.exit_code == 2 and "No space left on device" in result.stderr, result.output
+    with monkeypatch.context() as patch:
+        patch.setattr(store_module, "_load_source", full)
+        result = CliRunner().invoke(cli, ["import", "rules", rules])
+    assert result.exit_code == 2 and "No space left on device" in result.stderr, result.output
+    assert "check free space" in result.stderr and "rules import is saved in" in result.stderr
+    # The second import's file is in place; the store it could not build is rebuilt on the next use,
+    # and the one before it answered all along.
+    assert previous.select(CARDS)[0]["n"] == 1
+    assert open_kb().select(RULES)[0]["n"] > 3000

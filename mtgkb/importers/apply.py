@@ -4,7 +4,7 @@ Ctrl-C after that point says so; Ctrl-C before it leaves the data directory as i
 
 from __future__ import annotations
 
-from mtgkb.errors import Interrupted, MtgkbError
+from mtgkb.errors import Interrupted, MtgkbError, StoreError
 from mtgkb.nquads import PendingFiles
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
@@ -21,7 +21,14 @@ def apply_import(source: str, pending: PendingFiles, progress: Progress | None) 
             raise unwritable(error) from error
         if progress:
             progress("rebuilding the store")
-        return build(progress=progress)
+        try:
+            return build(progress=progress)
+        except StoreError as error:
+            shown = ", ".join(str(path) for path in files)
+            raise StoreError(
+                f"{error.message}; the {source} import is saved in {shown}",
+                f"{error.hint}; the store is rebuilt with it on the next command",
+            ) from error
     except KeyboardInterrupt:
         if not pending.committed:
             raise Interrupted("nothing was imported; the data directory is as it was") from None

@@ -12,6 +12,7 @@ from mtgkb.errors import ImportFileError
 from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, assign_card_iris, write_cards, write_dataset, write_rulings
+from mtgkb.importers.fields import BadRecord
 from mtgkb.iris import mint
 from mtgkb.nquads import PendingFiles, QuadWriter
 from mtgkb.paths import imports_dir
@@ -55,6 +56,12 @@ def write_graph_file(
         if part.rulings is not None:
             rulings, without_card = write_rulings(part.rulings, card_iris, writer, progress)
     return Written(path, writer.count, counts, rulings, without_card)
+
+
+#: What reading one record may raise. The checks in fields raise BadRecord with the field's name; a
+#: value of a shape no check foresaw may still end in a TypeError or the like, and that must cost the
+#: one record, not the import.
+UNREADABLE = (BadRecord, TypeError, ValueError, KeyError, AttributeError, IndexError)
 
 
 def refuse_mostly_unreadable(

@@ -12,7 +12,7 @@ from typing import Any
 
 from mtgkb.errors import ImportFileError
 from mtgkb.importers import fields
-from mtgkb.importers.card_import import GraphFile, finish_import, refuse_mostly_unreadable
+from mtgkb.importers.card_import import UNREADABLE, GraphFile, finish_import, refuse_mostly_unreadable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import read_json, require_kind
 from mtgkb.progress import Progress
@@ -60,7 +60,7 @@ def read_atomic_cards(
         card_rulings: list[RulingRecord] = []
         try:
             cards.append(_card(name, faces, card_rulings))
-        except fields.BadRecord as error:
+        except UNREADABLE as error:
             unreadable[name] = f"not an MTGJSON card record: {error}"
             continue
         rulings += card_rulings
@@ -91,6 +91,8 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
     identifiers = fields.check(first.get("identifiers") or {}, "'identifiers'", (), ("scryfallOracleId",), ())
     mana_value = fields.number(first, "manaValue")
     for face in faces:
+        if not isinstance(face.get("rulings") or [], list):
+            raise fields.BadRecord("'rulings' should be a list")
         for ruling in face.get("rulings") or ():
             fields.check(ruling, "a ruling", ("text",), (), ())
             rulings.append(RulingRecord(name, fields.date(ruling, "date"), ruling["text"], "wotc"))

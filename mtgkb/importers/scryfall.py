@@ -16,7 +16,7 @@ from typing import Any
 
 from mtgkb.errors import ImportFileError
 from mtgkb.importers import fields
-from mtgkb.importers.card_import import GraphFile, finish_import, refuse_mostly_unreadable
+from mtgkb.importers.card_import import UNREADABLE, GraphFile, finish_import, refuse_mostly_unreadable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import read_json, require_kind
 from mtgkb.importers.oracle_abilities import face_type_lines, parse_type_line
@@ -90,7 +90,7 @@ def read_cards(
                 skipped += 1
                 continue
             card = _card(obj)
-        except fields.BadRecord as error:
+        except UNREADABLE as error:
             label = obj.get("name") if isinstance(obj, dict) else None
             which = label if isinstance(label, str) and label else f"card object number {number}"
             unreadable[which] = f"not a Scryfall card: {error}"

@@ -142,11 +142,15 @@ def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = No
 def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, Any]:
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise SituationError("", f"{origin} is nested too deeply") from None
     except ValueError:
         try:
             import yaml
 
             data = yaml.safe_load(text)
+        except RecursionError:
+            raise SituationError("", f"{origin} is nested too deeply") from None
         except Exception as error:  # PyYAML's errors have no common public base beyond YAMLError
             raise SituationError("", f"{origin} is neither JSON nor YAML: {error}") from error
     if not isinstance(data, dict):
@@ -429,7 +433,7 @@ class _Reader:
             if not isinstance(item.get("card"), str):
                 raise SituationError(f"{where}.card", "the spell's card name")
             controller = item.get("controller", self.data.get("turn"))
-            if controller not in players:
+            if not isinstance(controller, str) or controller not in players:
                 raise SituationError(
                     f"{where}.controller", f"{controller!r} is not a player ({_choices(players)})"
                 )
