@@ -66,3 +66,18 @@ def test_a_mutated_situation_as_yaml_gets_a_verdict_or_a_message(case, data) -> 
 
     command, game = case
     _judged(command, yaml.safe_dump(mutate(data, game, mutations=1), allow_unicode=True))
+
+
+def test_a_situation_that_would_take_the_memory_is_refused_quickly() -> None:
+    # "Billion laughs": a few hundred bytes of YAML aliases that stand for 244 million names, inside
+    # fields a situation has, so that only the reader's own limits stop it.
+    levels = ["&a [Grizzly Bears, Grizzly Bears, Grizzly Bears, Grizzly Bears, Grizzly Bears]"]
+    for level in "bcdefghijklm":
+        previous = chr(ord(level) - 1)
+        levels.append(f"&{level} [*{previous}, *{previous}, *{previous}, *{previous}, *{previous}]")
+    bomb = f"[{', '.join(levels)}]"
+    command = ["can-activate", "Ninja of the Deep Hours"]
+    _judged(command, f"turn: {bomb}\nstep: main1\nplayers: {{me: {{}}}}\n")  # named in a message
+    _judged(command, f"turn: me\nstep: main1\nplayers: {{me: {{hand: {bomb}}}}}\n")
+    _judged(command, f"turn: me\nstep: main1\nplayers: {{me: {{battlefield: [{{card: {bomb}}}]}}}}\n")
+    _judged(command, json.dumps({"turn": "me", "pad": "x" * 2_000_000}))

@@ -34,7 +34,10 @@ class _Group(click.Group):
             try:
                 arg.encode("utf-8")
             except UnicodeEncodeError:
-                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                try:
+                    shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                except UnicodeEncodeError:  # a surrogate no byte gives, e.g. from a Python caller
+                    shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
                 raise click.UsageError(f"the argument '{shown}' is not UTF-8 text", ctx) from None
         return super().parse_args(ctx, args)
 
