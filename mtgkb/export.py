@@ -115,7 +115,7 @@ def _subjects(kb: KnowledgeBase, graph: str | None) -> list[Any]:
         query = "SELECT DISTINCT ?s WHERE { ?s ?p ?o }"
     else:
         query = f"SELECT DISTINCT ?s WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
-    subjects = [row[0] for row in kb.store.query(query, use_default_graph_as_union=True)]
+    subjects = [row[0] for row in kb.store.query(query)]
     return sorted(subjects, key=lambda term: (isinstance(term, ox.BlankNode), term.value))
 
 
@@ -128,7 +128,8 @@ def iter_triples(
     duplicates a triple stated in several graphs needs."""
     import pyoxigraph as ox
 
-    context = ox.NamedNode(graph) if graph else None
+    # The default graph holds every source's triples, each once (see mtgkb.store).
+    context = ox.NamedNode(graph) if graph else ox.DefaultGraph()
     count = 0
     for subject in _subjects(kb, graph):
         seen: set[Any] = set()

@@ -32,6 +32,7 @@ KINDS = frozenset(
         "edition",  # edition/2026-04-17: one Comprehensive Rules edition
         "glossary",  # glossary/<slug of the term>
         "ruling",  # ruling/<card slug>/<date>/<first 8 hex of sha256 of the text>
+        "legality",  # legality/<first 8 hex of sha256 of the format statuses>: shared by cards
         "graph",  # graph/<source>: a named graph
         "pair",  # pair/<card slug>/<card slug>: two cards that may be commanders together (derived)
     }

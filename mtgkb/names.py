@@ -160,6 +160,10 @@ def _one(matches: list[NameMatch], kinds: Sequence[str], query: str) -> NameMatc
     preferred = [m for m in distinct if kinds.index(m.kind) == best]
     if len(preferred) == 1:
         return preferred[0]
+    # "Lava Axe" and the joke card "Lava, Axe" normalise alike: the name typed as spelt wins.
+    spelt = [m for m in preferred if m.name.casefold() == query.strip().casefold()]
+    if len(spelt) == 1:
+        return spelt[0]
     raise AmbiguousNameError(_plural_safe(kinds), query, _labels(preferred, kinds))
 
 

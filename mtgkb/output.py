@@ -66,12 +66,18 @@ def render_text(result: Any) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A plain aligned text table."""
-    cells = [[("" if v is None else str(v)) for v in row] for row in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    """A plain aligned text table. A cell with several lines (a ruling's text, an oracle text) takes
+    as many lines of the table, each column staying in its place."""
+    cells = [[("" if v is None else str(v)).splitlines() or [""] for v in row] for row in rows]
+    widths = [max([len(h)] + [len(line) for r in cells for line in r[i]]) for i, h in enumerate(headers)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
+    for row in cells:
+        for at in range(max(len(cell) for cell in row)):
+            parts = [
+                (cell[at] if at < len(cell) else "").ljust(w) for cell, w in zip(row, widths, strict=True)
+            ]
+            lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)
 
 

@@ -76,13 +76,15 @@ def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
 def run_query(
     kb: KnowledgeBase, query: str, params: dict[str, str] | None = None, fmt: str = "table"
 ) -> SparqlResult:
-    """Run ``query`` over the union of all graphs and render it in ``fmt`` (see :data:`ALL_FORMATS`).
+    """Run ``query`` over the default graph (every source's facts, each once) and render it in
+    ``fmt`` (see :data:`ALL_FORMATS`).
 
     ``params`` bind variables before evaluation (IRIs for ``http(s)://`` values, else literals)."""
     import pyoxigraph as ox
 
     if fmt not in ALL_FORMATS:
         raise MtgkbError(f"unknown format '{fmt}'", f"use one of {', '.join(ALL_FORMATS)}")
+    refuse_update(query)
     try:
         answer = kb.raw_query(query, params)
     except SyntaxError as error:
@@ -101,6 +103,24 @@ def run_query(
     if isinstance(answer, ox.QueryTriples):
         return _graph_result(answer, fmt)
     return _select_result(answer, fmt)
+
+
+# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request.
+_FIRST_KEYWORD = re.compile(
+    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*([A-Za-z]+)", re.IGNORECASE
+)
+_UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
+
+
+def refuse_update(query: str) -> None:
+    """A SPARQL Update is refused for what it is: the store is a read-only cache of the sources."""
+    match = _FIRST_KEYWORD.match(query)
+    if match and match.group(1).upper() in _UPDATE_KEYWORDS:
+        raise MtgkbError(
+            f"the knowledge base is read-only: SPARQL Update ({match.group(1).upper()} …) is not supported",
+            "the store is rebuilt from ontology/, data/ and the imports: change a file in data/ or import a "
+            "dataset ('mtgkb import --help'); queries may be SELECT, ASK, CONSTRUCT or DESCRIBE",
+        )
 
 
 def _select_result(solutions: Any, fmt: str) -> SparqlResult:
@@ -237,3 +257,82 @@ def _prefix_before(line: str, column: int) -> str | None:
 def _shorten(detail: str) -> str:
     first = " ".join(detail.split())
     return first if len(first) <= _MAX_DETAIL else first[: _MAX_DETAIL - 1].rstrip() + "…"
+
+
+# --- binding --param values ----------------------------------------------------------------------
+
+_BEFORE = re.compile(r"(\S+)\s*$")
+
+
+def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[str, str]:
+    """The values of ``--param`` options for an ad-hoc query, checked and resolved.
+
+    Every variable must occur in the query. A full IRI (``https://…`` or ``<…>``) or a prefixed name
+    (``card:x``) is an IRI; a value in double quotes is that string. Anything else is a name, resolved
+    as the lookups resolve names (cards, mechanics, steps, zones, concepts): where the variable
+    stands for a node (a subject, the object of ``a`` or of an object property) the name must resolve,
+    with a "did you mean" otherwise; elsewhere an exact name is its node and any other value a string.
+    """
+    from mtgkb.sparql_bind import variables
+
+    used = variables(query)
+    unknown = sorted(set(given) - used)
+    if unknown:
+        shown = ", ".join(f"?{name}" for name in sorted(used)) or "none"
+        raise MtgkbError(f"the query has no variable ?{unknown[0]}", f"its variables are: {shown}")
+    nodes = _node_variables(kb, query, set(given))
+    return {name: _param_value(kb, value, name in nodes) for name, value in given.items()}
+
+
+def _param_value(kb: KnowledgeBase, value: str, node: bool) -> str:
+    from mtgkb.errors import AmbiguousNameError, NotFoundError
+    from mtgkb.named_queries import expand_prefixed, resolve_iri
+    from mtgkb.names import normalise, resolve
+
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    if text.startswith(("http://", "https://")) or (text.startswith("<") and text.endswith(">")):
+        return text.strip("<>")
+    expanded = expand_prefixed(text)
+    if expanded is not None:
+        return expanded
+    if node:
+        return resolve_iri(kb, text)
+    try:
+        match = resolve(kb.names, text, _NAME_KINDS)
+    except (NotFoundError, AmbiguousNameError):
+        return value
+    return match.iri if normalise(match.name) == normalise(text) else value
+
+
+_NAME_KINDS = ("card", "mechanic", "step", "zone", "concept")
+
+
+def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
+    """Which of ``names`` stand for nodes in ``query``: a triple's subject, the object of ``a`` or of
+    an object property (read from the ontology)."""
+    if not names:
+        return set()
+    properties = {row["p"] for row in kb.select("SELECT ?p WHERE { ?p a owl:ObjectProperty }")} | {
+        PREFIXES["rdf"] + "type"
+    }
+    found = set()
+    for name in names:
+        for match in re.finditer(rf"[?$]{re.escape(name)}\b", query):
+            before = _BEFORE.search(query[: match.start()])
+            token = before.group(1) if before else "{"
+            if token[-1] in "{.}" or token == "a":
+                found.add(name)
+                continue
+            step = token.split("/")[-1].rstrip("*+?").lstrip("^(")
+            iri = step[1:-1] if step.startswith("<") else _expand(step)
+            if iri in properties:
+                found.add(name)
+    return found
+
+
+def _expand(name: str) -> str | None:
+    from mtgkb.named_queries import expand_prefixed
+
+    return expand_prefixed(name)

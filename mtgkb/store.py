@@ -4,6 +4,11 @@ Each build goes to a temporary folder and is renamed into ``stores/<fingerprint>
 a reader only ever opens a finished store. The fingerprint covers every source file's path, size and
 modification time, so editing ontology/ or data/, or importing a dataset, leads to a rebuild on the
 next use. Builds take an exclusive file lock: two commands started at once build once.
+
+Each source is loaded twice: into its own named graph (``GRAPH ?g`` says who states a fact) and into
+the default graph, which is therefore the deduplicated union of every source. A fact that the curated
+data, MTGJSON and Scryfall all state is one triple there, so queries see it once; Oxigraph's
+"default graph as union" view would return it once per graph that states it.
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ from typing import Any
 from mtgkb import __version__
 from mtgkb.errors import StoreError
 from mtgkb.iris import mint, namespace
+from mtgkb.mentions import derive_mentions
 from mtgkb.paths import cache_dir, imports_dir, repo_root
 from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import PREFIXES, V, sparql_prefixes
 
-# 2: meta.json records the size of every other file of the store, so a damaged one is noticed.
-STORE_FORMAT = "2"
+# 2: the default graph holds the deduplicated union; 3: derived mentions; 4: meta.json records the size
+# of every other file of the store, so a damaged one is noticed.
+STORE_FORMAT = "4"
 _KEEP_OLD_STORES = 1
 
 
@@ -115,15 +122,20 @@ def _load_source(store: Any, source: Source, progress: Progress | None = None) -
     try:
         if source.format == "turtle":
             # Small hand-written files: a transactional load is far cheaper than a bulk load's new files.
-            store.load(path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(source.graph))
+            for graph in (ox.NamedNode(source.graph), ox.DefaultGraph()):
+                store.load(path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=graph)
         else:
             # Our importers wrote these files and checked every value, so the parser may skip its checks.
-            with open(source.path, "rb") as raw:
-                ticker = Ticker(progress, f"loading {source.path.name}", source.path.stat().st_size)
-                reader = _CountingReader(raw, ticker)
-                store.bulk_load(
-                    input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
-                )
+            # The second pass drops the graph name of every line: the same triples, in the default graph.
+            # (One bulk load of both copies is a third faster but more than doubles the peak memory.)
+            size = source.path.stat().st_size
+            for into_default, what in ((False, "loading"), (True, "merging")):
+                with open(source.path, "rb") as raw:
+                    ticker = Ticker(progress, f"{what} {source.path.name}", size)
+                    reader = _CountingReader(raw, ticker, into_default)
+                    store.bulk_load(
+                        input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
+                    )
     except SyntaxError as error:
         raise StoreError(
             f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
@@ -131,20 +143,49 @@ def _load_source(store: Any, source: Source, progress: Progress | None = None) -
 
 
 class _CountingReader(io.RawIOBase):
-    """Reports how many bytes of an imported file the store has read: the bulk load's progress."""
+    """Reports how many bytes of an imported file the store has read: the bulk load's progress.
 
-    def __init__(self, raw: io.BufferedReader, ticker: Ticker) -> None:
+    With ``into_default`` the lines come without their graph name, so the triples go to the default
+    graph. Every importer writes one graph per file (mtgkb.nquads.QuadWriter), named on the first
+    line, so a plain byte replacement drops it; chunks are cut after their last line break."""
+
+    def __init__(self, raw: io.BufferedReader, ticker: Ticker, into_default: bool = False) -> None:
         self._raw = raw
         self._ticker = ticker
         self._done = 0
+        self._into_default = into_default
+        self._graph_end: bytes | None = None
+        self._ready = b""
+        self._partial = b""
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int:
-        count = self._raw.readinto(buffer)
-        self._done += count
-        self._ticker.update(self._done)
+        if not self._into_default:
+            count = self._raw.readinto(buffer)
+            self._done += count
+            self._ticker.update(self._done)
+            return count
+        while not self._ready:
+            chunk = self._raw.read(1 << 20)
+            if not chunk:
+                if not self._partial:
+                    return 0
+                chunk = b"\n"  # a last line without its line break
+            self._done += len(chunk)
+            self._ticker.update(self._done)
+            data = self._partial + chunk
+            cut = data.rfind(b"\n") + 1
+            self._partial = data[cut:]
+            lines = data[:cut]
+            if self._graph_end is None and lines:
+                first = lines[: lines.index(b"\n") + 1]
+                self._graph_end = first[first.rindex(b" <") :]
+            self._ready = lines.replace(self._graph_end, b" .\n") if self._graph_end else lines
+        count = min(len(buffer), len(self._ready))
+        buffer[:count] = self._ready[:count]
+        self._ready = self._ready[count:]
         return count
 
 
@@ -158,7 +199,9 @@ def _derive(store: Any, folder: Path, progress: Progress | None) -> None:
     if progress:
         progress("deriving the partner network")
     quads = derive_pairs(KnowledgeBase(folder, store, {}))
-    store.load(input=quads.encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+    # Into their own named graph and, like every source, into the default graph queries read.
+    parsed = list(ox.parse(quads.encode("utf-8"), format=ox.RdfFormat.N_QUADS))
+    store.extend(parsed + [ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in parsed])
 
 
 def _graph_counts(store: Any) -> dict[str, int]:
@@ -167,13 +210,17 @@ def _graph_counts(store: Any) -> dict[str, int]:
 
 
 def _name_index(store: Any) -> list[list[str]]:
-    """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones."""
-    # Card names are read graph by graph and told from face names by their minted IRI: a query over
-    # the union of graphs with a type join takes four times as long at full card-pool scale.
+    """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones,
+    rules concepts."""
+    # Card names are told from face names by their minted IRI: a type join takes four times as long
+    # at full card-pool scale.
     card_prefix = namespace("card")
     names = {
         (row["name"].value, row["iri"].value, "card")
-        for row in store.query(f"SELECT ?iri ?name WHERE {{ GRAPH ?g {{ ?iri <{V.name}> ?name }} }}")
+        for row in store.query(
+            f"SELECT ?iri ?name WHERE {{ {{ ?iri <{V.name}> ?name }} "
+            f"UNION {{ ?iri <{V.alsoNamed}> ?name }} }}"
+        )
         if row["iri"].value.startswith(card_prefix)
     }
     query = (
@@ -183,9 +230,10 @@ def _name_index(store: Any) -> list[list[str]]:
           { ?iri a mtgkb:Mechanic ; rdfs:label ?name . BIND("mechanic" AS ?kind) }
           UNION { ?iri a mtgkb:Step ; rdfs:label ?name . BIND("step" AS ?kind) }
           UNION { ?iri a mtgkb:Zone ; rdfs:label ?name . BIND("zone" AS ?kind) }
+          UNION { ?iri a mtgkb:RulesConcept ; rdfs:label ?name . BIND("concept" AS ?kind) }
         }"""
     )
-    rows = store.query(query, use_default_graph_as_union=True)
+    rows = store.query(query)
     names |= {(row["name"].value, row["iri"].value, row["kind"].value) for row in rows}
     return sorted(list(entry) for entry in names)
 
@@ -217,6 +265,7 @@ def build(
                 progress(f"building the knowledge base from {len(sources)} files")
             for source in sources:
                 _load_source(store, source, progress)
+            derive_mentions(store, progress)
             _derive(store, temporary, progress)
             graphs = _graph_counts(store)
             names = _name_index(store)
@@ -286,14 +335,14 @@ class KnowledgeBase:
         return self._names
 
     def raw_query(self, sparql: str, params: dict[str, str] | None = None) -> Any:
-        """Run SPARQL over the union of all graphs; pyoxigraph's result object. ``params`` bind
-        variables: a value starting with ``http://`` or ``https://`` becomes an IRI, anything else a
-        plain string literal, through a VALUES block at the head of the WHERE clause (the store then
-        plans with the value; its own substitutions bind only after planning, which made bound
-        lookups slow)."""
+        """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
+        object. ``params`` bind variables: a value starting with ``http://`` or ``https://`` becomes
+        an IRI, anything else a plain string literal, through a VALUES block at the head of the
+        WHERE clause (the store then plans with the value; its own substitutions bind only after
+        planning, which made bound lookups slow)."""
         if params:
             sparql = bind_values(sparql, params)
-        return self.store.query(sparql, use_default_graph_as_union=True, prefixes=PREFIXES)
+        return self.store.query(sparql, prefixes=PREFIXES)
 
     def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
@@ -304,7 +353,6 @@ class KnowledgeBase:
 
 _IRI = re.compile(r"^https?://[^\s<>\"{}|^`\\]+$")
 _VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_WHERE = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
 
 
 def sparql_iri(iri: str) -> str:
@@ -321,16 +369,16 @@ def sparql_string(text: str) -> str:
 
 
 def bind_values(sparql: str, params: dict[str, str]) -> str:
-    """``sparql`` with ``VALUES ?name { term }`` for each parameter at the head of its WHERE group."""
-    rows = []
+    """``sparql`` with ``VALUES ?name { term }`` for each parameter at the head of each group pattern
+    that uses it (the WHERE clause, a subquery: see :mod:`mtgkb.sparql_bind`)."""
+    from mtgkb.sparql_bind import bind
+
+    terms = {}
     for name, value in params.items():
         if not _VARIABLE.match(name):
             raise ValueError(f"not a SPARQL variable name: {name!r}")
-        term = sparql_iri(value) if value.startswith(("https://", "http://")) else sparql_string(value)
-        rows.append(f"VALUES ?{name} {{ {term} }}")
-    where = _WHERE.search(sparql)
-    at = where.end() if where else sparql.index("{") + 1
-    return f"{sparql[:at]} {' '.join(rows)} {sparql[at:]}"
+        terms[name] = sparql_iri(value) if value.startswith(("https://", "http://")) else sparql_string(value)
+    return bind(sparql, terms)
 
 
 def to_python(term: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mtgkb.iris import VOCAB
 
 _TERMS = """
-Card Face Ability ActivatedAbility StaticAbility TriggeredAbility KeywordAbility
+Card Face Legalities Ability ActivatedAbility StaticAbility TriggeredAbility KeywordAbility
 Mechanic PartnerAbility Requirement RulesConcept CopyRule
 Zone Phase Step BlockedStatus ActionKind Timing PairingRule
 Rule Edition GlossaryEntry Ruling Dataset
@@ -20,6 +20,7 @@ InstantTiming SorceryTiming
 SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
 oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility
+alsoNamed legalities legalIn bannedIn restrictedIn
 instantiates abilityCost abilityText partnerText partnerWithName partnerWith grants grantedTo
 changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking

@@ -2,7 +2,9 @@
 subset's categories as mechanic slugs, and snapshots of the user folders to prove a refused import
 changed nothing.
 
-The full import (the Scryfall commander list, then the whole MTGJSON snapshot) is the expensive part;
+The full import (the Comprehensive Rules, the Scryfall commander list, then the whole MTGJSON
+snapshot; the rules first, while the store is still small, so their rebuild is cheap) is the
+expensive part;
 :func:`imported_pool` runs it once, in its own data and cache folders, however many test modules ask.
 """
 
@@ -28,6 +30,7 @@ class Pool:
     cache_dir: Path
     scryfall: Any  # CardImportSummary
     mtgjson: Any  # CardImportSummary
+    base: Path
     kb: Any  # KnowledgeBase, opened read-only
     curated_before: dict[str, str]
 
@@ -62,20 +65,22 @@ def curated_digest() -> dict[str, str]:
 
 
 def imported_pool(shared_data: Path, base: Path) -> Pool:
-    """Import the Scryfall commander list and the full MTGJSON snapshot into ``base`` (first call
-    only; later calls return the same pool)."""
+    """Import the Comprehensive Rules, the Scryfall commander list and the full MTGJSON snapshot into
+    ``base`` (first call only; later calls return the same pool)."""
     global _POOL
     if _POOL is None:
+        from mtgkb.importers.cr_import import import_rules
         from mtgkb.importers.mtgjson import import_mtgjson
         from mtgkb.importers.scryfall import import_scryfall
         from mtgkb.store import open_kb
 
         before = curated_digest()
         with user_dirs(base):
+            import_rules(shared_data / "rules" / "MagicCompRules-20260417.txt")
             scryfall = import_scryfall(shared_data / "cards" / "scryfall-commanders-20260429.json")
             mtgjson = import_mtgjson(shared_data / "cards" / "mtgjson-atomic-merged-20260103.json.gz")
             kb = open_kb()
-        _POOL = Pool(base / "data", base / "cache", scryfall, mtgjson, kb, before)
+        _POOL = Pool(base / "data", base / "cache", scryfall, mtgjson, base, kb, before)
     return _POOL
 
 

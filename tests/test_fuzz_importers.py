@@ -19,7 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgkb.errors import ImportFileError, MtgkbError
-from mtgkb.importers.card_quads import assign_card_iris, write_cards, write_rulings
+from mtgkb.importers.card_iris import assign_card_iris
+from mtgkb.importers.card_quads import write_cards, write_rulings
 from mtgkb.importers.cr_text import decode_rules_bytes, parse_comprehensive_rules
 from mtgkb.importers.mtgjson import read_atomic_cards
 from mtgkb.importers.scryfall import read_cards
@@ -133,11 +134,11 @@ def test_a_mutated_rules_file_is_read_or_refused_with_a_message(shared_data: Pat
 
 
 def _written(cards, rulings) -> str:
-    kept, iris, _ = assign_card_iris(cards)
+    nodes = assign_card_iris(cards)
     stream = io.StringIO()
     writer = QuadWriter(stream, "https://w3id.org/mtgkb/graph/fuzz")
-    write_cards(kept, iris, writer)
-    write_rulings(rulings, iris, writer)
+    write_cards(nodes.kept, nodes, writer)
+    write_rulings(rulings, nodes.iris, writer)
     text = stream.getvalue()
     # The store bulk-loads imports leniently, so the importer must never write what a strict parser refuses.
     list(ox.parse(text.encode("utf-8", "replace"), format=ox.RdfFormat.N_QUADS))  # as the file is written

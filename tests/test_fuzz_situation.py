@@ -42,11 +42,10 @@ def _judged(command: list[str], stdin: str | bytes) -> None:
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.output)
+    answer = json.loads(result.stdout)  # with --json a verdict, or the error as a JSON object
+    assert isinstance(answer, dict), answer
     if result.exit_code == 2:
-        assert "\nError: " in "\n" + result.stderr, result.stderr
-    else:
-        verdict = json.loads(result.stdout)
-        assert isinstance(verdict, dict), verdict
+        assert answer["error"] and answer["exit_code"] == 2, answer
 
 
 @given(case=st.sampled_from(CASES), data=st.data())

@@ -87,8 +87,9 @@ def test_scenario(scenario_file: Path, kb) -> None:
     result = CliRunner().invoke(cli, arguments, input=game)
     assert result.exit_code == scenario.get("exit_code", 0), result.stderr
     assert "Traceback" not in result.stderr
+    message = result.stderr + result.stdout  # with --json an error is a JSON object on stdout
     for text in scenario.get("error_includes", []):
-        assert text in result.stderr, f"the error does not say {text!r}: {result.stderr}"
+        assert text in message, f"the error does not say {text!r}: {message}"
     if result.exit_code == 2 and not scenario.get("expect"):
         return
     answer = json.loads(result.stdout)

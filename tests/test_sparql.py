@@ -170,3 +170,17 @@ def test_cli_modules_do_not_import_rdflib_or_networkx() -> None:
     )
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert output.stdout.strip() == "[]"
+
+
+def test_values_go_to_every_group_pattern_that_uses_the_variable() -> None:
+    from mtgkb.sparql_bind import bind, variables
+
+    query = (
+        'SELECT ?a WHERE { ?a mtgkb:name "{x} ?m" . FILTER NOT EXISTS { ?a mtgkb:layout ?l } '
+        "{ SELECT ?a WHERE { ?a mtgkb:hasAbility/mtgkb:instantiates ?m } } } # ?z"
+    )
+    bound = bind(query, {"m": "<m>", "l": '"x"'})
+    inner = bound.index("SELECT ?a WHERE {", 10)
+    assert bound.count("VALUES ?m { <m> }") == 1 and bound.index("VALUES ?m") > inner
+    assert bound.count('VALUES ?l { "x" }') == 1 and bound.index("VALUES ?l") < inner
+    assert variables(query) == {"a", "l", "m"}

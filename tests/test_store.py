@@ -176,3 +176,15 @@ def test_the_name_index_lists_cards(root: Path) -> None:
     kb = open_kb()
     assert ["Grizzly Bears", "https://w3id.org/mtgkb/card/grizzly-bears", "card"] in kb.names
     assert json.loads((kb.path / "meta.json").read_text())["fingerprint"] == kb.path.name
+
+
+def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name() -> None:
+    import io
+
+    from mtgkb.progress import Ticker
+    from mtgkb.store import _CountingReader
+
+    text = b'<s> <p> "a <b> ." <g> .\n<s> <p> <o> <g> .'  # the last line lacks its line break
+    raw = io.BufferedReader(io.BytesIO(text))
+    reader = io.BufferedReader(_CountingReader(raw, Ticker(None, "x", 1), into_default=True))
+    assert reader.read().splitlines() == [b'<s> <p> "a <b> ." .', b"<s> <p> <o> ."]

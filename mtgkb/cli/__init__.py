@@ -24,10 +24,15 @@ def quiet_option(silenced: str = "progress messages") -> Callable[[Callable[...,
 
 
 class _Group(click.Group):
-    """Turns user mistakes into a message and exit status 2 instead of a traceback, and Ctrl-C into
-    exit status 130 (click's own handler would print "Aborted!" and exit 1)."""
+    """Turns user mistakes into a message and exit status 2 instead of a traceback; with ``--json``
+    (or ``--format json``) the message is a JSON object on stdout, like every other answer. Ctrl-C
+    exits 130 (click's own handler would print "Aborted!" and exit 1)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        pairs = zip(args, [*args[1:], ""], strict=True)
+        ctx.meta["mtgkb.json"] = "--json" in args or any(
+            a == "--format=json" or (a == "--format" and b == "json") for a, b in pairs
+        )
         # Bytes that are not UTF-8 reach Python as lone surrogates, which no output, SQLite or
         # Oxigraph can take: refuse them here rather than fail deep inside a lookup.
         for arg in args:
@@ -48,11 +53,30 @@ class _Group(click.Group):
             click.echo("Interrupted.", err=True)
             ctx.exit(Interrupted.exit_code)
         except MtgkbError as error:
-            label = "Interrupted" if isinstance(error, Interrupted) else "Error"
-            click.echo(f"{label}: {error.message}", err=True)
-            if error.hint:
-                click.echo(f"Hint: {error.hint}", err=True)
+            if ctx.meta.get("mtgkb.json"):
+                _json_error(error.message, error.hint, error.exit_code, error)
+            else:
+                label = "Interrupted" if isinstance(error, Interrupted) else "Error"
+                click.echo(f"{label}: {error.message}", err=True)
+                if error.hint:
+                    click.echo(f"Hint: {error.hint}", err=True)
             ctx.exit(error.exit_code)
+        except click.UsageError as error:
+            if not ctx.meta.get("mtgkb.json"):
+                raise
+            hint = f"see '{error.ctx.command_path} --help'" if error.ctx else None
+            _json_error(error.format_message(), hint, error.exit_code, None)
+            ctx.exit(error.exit_code)
+
+
+def _json_error(message: str, hint: str | None, exit_code: int, error: MtgkbError | None) -> None:
+    import json
+
+    document: dict[str, Any] = {"error": message, "hint": hint, "exit_code": exit_code}
+    for extra in ("suggestions", "candidates"):
+        if hasattr(error, extra):
+            document[extra] = getattr(error, extra)
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

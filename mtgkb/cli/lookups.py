@@ -7,6 +7,15 @@ import click
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.output import emit
 
+#: ``--limit`` of the lists that can run to hundreds (rulings on a zone, cards citing a rule).
+limit_option = click.option(
+    "--limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Show at most this many (0: all); the total is always given.",
+)
+
 
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
@@ -31,44 +40,56 @@ def card(name: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command()
 @click.argument("name", nargs=-1, required=True)
+@limit_option
 @json_option
-def rulings(name: tuple[str, ...], as_json: bool) -> None:
-    """Rulings on a card, or rulings that mention a mechanic, step or zone, newest first.
+def rulings(name: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Rulings on a card, or rulings that mention a mechanic, step, zone or rules concept, newest
+    first.
 
     Shows the official wording once card data has been imported, else our summary (marked).
-    When a name fits both, a mechanic, step or zone wins over a card.
+    When a name fits both, a mechanic, step, zone or concept wins over a card.
 
     \b
     Examples:
       mtgkb rulings "Ninja of the Deep Hours"
       mtgkb rulings ninjutsu
+      mtgkb rulings "commander tax" --limit 5
       mtgkb rulings declare blockers --json
     """
     from mtgkb.lookups.rulings import rulings_report
     from mtgkb.store import open_kb
 
-    emit(rulings_report(open_kb(progress_reporter()), " ".join(name)), as_json)
+    emit(rulings_report(open_kb(progress_reporter()), " ".join(name), limit or None), as_json)
 
 
 @cli.command()
 @click.argument("number")
 @click.option("--edition", metavar="DATE", default=None, help="Official text of this edition (YYYY-MM-DD).")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Levels of subrules shown with their text (default: 1 for a rule with a handful, else 0).",
+)
+@limit_option
 @json_option
-def rule(number: str, edition: str | None, as_json: bool) -> None:
+def rule(number: str, edition: str | None, depth: int | None, limit: int, as_json: bool) -> None:
     """Show a Comprehensive Rules rule: summary, official text, subrules, what cites it.
 
     The official text is that of the newest imported edition unless --edition names another.
+    --limit caps the list of what cites the rule.
 
     \b
     Examples:
       mtgkb rule 702.49d
-      mtgkb rule 903.8 --edition 2026-04-17
+      mtgkb rule 702.49 --depth 0
+      mtgkb rule 903.8 --edition 2026-04-17 --limit 5
       mtgkb rule 702.49 --json
     """
     from mtgkb.lookups.rule import rule_report
     from mtgkb.store import open_kb
 
-    emit(rule_report(open_kb(progress_reporter()), number, edition), as_json)
+    emit(rule_report(open_kb(progress_reporter()), number, edition, depth, limit or None), as_json)
 
 
 @cli.command()

@@ -26,7 +26,8 @@ param_option = click.option(
     "params",
     multiple=True,
     metavar="VAR=VALUE",
-    help="Bind ?VAR before the query runs (repeatable). IRIs, prefixed names (card:x) and names work.",
+    help="Bind ?VAR before the query runs (repeatable): an IRI, a prefixed name (card:x), a name "
+    '("Yuriko, the Tiger\'s Shadow", ninjutsu) or a "quoted string".',
 )
 
 
@@ -44,7 +45,8 @@ def _format(fmt: str | None, as_json: bool) -> str:
 def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) -> None:
     """Run a SPARQL query: QUERY is the query text, a .rq file, or - for stdin.
 
-    The default graph is the union of every graph; the usual prefixes (mtgkb:, card:, mechanic:,
+    The default graph holds every source's facts, each once (GRAPH ?g says which source states
+    one); the usual prefixes (mtgkb:, card:, mechanic:,
     step:, zone:, cr:, rdfs:, …) are predeclared.
 
     \b
@@ -53,15 +55,15 @@ def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) 
       mtgkb sparql queries/mechanic-steps.rq --format csv
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
     """
-    from mtgkb.named_queries import expand_prefixed, parse_param_options
-    from mtgkb.sparql import read_query_argument, run_query
+    from mtgkb.named_queries import parse_param_options
+    from mtgkb.sparql import bind_params, read_query_argument, run_query
     from mtgkb.store import open_kb
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
-    bound = {name: expand_prefixed(value) or value for name, value in parse_param_options(params).items()}
+    given = parse_param_options(params)
     kb = open_kb(progress_reporter())
-    emit(run_query(kb, text, bound, output_format), False)
+    emit(run_query(kb, text, bind_params(kb, text, given), output_format), False)
 
 
 @cli.command()

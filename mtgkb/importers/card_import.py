@@ -3,6 +3,7 @@ N-Quads file atomically into the imports folder, rebuild the store, and sum up."
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -10,13 +11,18 @@ from pathlib import Path
 
 from mtgkb.errors import ImportFileError
 from mtgkb.importers.apply import apply_import, unwritable
+from mtgkb.importers.card_iris import CardIris, KnownCards, assign_card_iris, replaced_iris
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
-from mtgkb.importers.card_quads import CardCounts, assign_card_iris, write_cards, write_dataset, write_rulings
+from mtgkb.importers.card_quads import CardCounts, write_cards, write_dataset, write_rulings
 from mtgkb.importers.fields import BadRecord
 from mtgkb.iris import mint
-from mtgkb.nquads import PendingFiles, QuadWriter
+from mtgkb.nquads import PendingFiles, QuadWriter, literal
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
+from mtgkb.vocab import PREFIXES
+
+_DEPRECATED = PREFIXES["owl"] + "deprecated"
+_REPLACED_BY = PREFIXES["dcterms"] + "isReplacedBy"
 
 
 @dataclass
@@ -40,7 +46,7 @@ class Written:
 
 
 def write_graph_file(
-    part: GraphFile, card_iris: dict[str, str], progress: Progress | None, pending: PendingFiles
+    part: GraphFile, nodes: CardIris, progress: Progress | None, pending: PendingFiles
 ) -> Written:
     """Write ``part`` to a temporary file in ``pending``, so a killed import leaves the previous file."""
     graph = mint("graph", part.graph)
@@ -52,9 +58,12 @@ def write_graph_file(
         records = len(part.cards or ()) + len(part.rulings or ())
         write_dataset(writer, graph, part.label, part.source_file.name, records)
         if part.cards is not None:
-            counts = write_cards(part.cards, card_iris, writer, progress)
+            counts = write_cards(part.cards, nodes, writer, progress)
+            for old, new in replaced_iris(nodes).items():
+                writer.add(old, _DEPRECATED, literal(True))
+                writer.add(old, _REPLACED_BY, f"<{new}>")
         if part.rulings is not None:
-            rulings, without_card = write_rulings(part.rulings, card_iris, writer, progress)
+            rulings, without_card = write_rulings(part.rulings, nodes.iris, writer, progress)
     return Written(path, writer.count, counts, rulings, without_card)
 
 
@@ -90,17 +99,17 @@ def finish_import(
     """Write every part, rebuild the store with them, and report what was imported (and which
     ``unreadable`` records were left out)."""
     records = [card for part in parts for card in part.cards or ()]
-    kept, card_iris, skipped_names = assign_card_iris(records)
-    skipped_names = {**(unreadable or {}), **skipped_names}
-    if len(kept) < len(records):
-        kept_ids = {id(card) for card in kept}
+    nodes = assign_card_iris(records, known_cards({mint("graph", part.graph) for part in parts}))
+    skipped_names = {**(unreadable or {}), **nodes.merged}
+    if len(nodes.kept) < len(records):
+        kept_ids = {id(card) for card in nodes.kept}
         for part in parts:
             if part.cards is not None:
                 part.cards = [card for card in part.cards if id(card) in kept_ids]
     pending = PendingFiles()
     try:
         try:
-            written = [write_graph_file(part, card_iris, progress, pending) for part in parts]
+            written = [write_graph_file(part, nodes, progress, pending) for part in parts]
         except OSError as error:
             raise unwritable(error) from error
         built = apply_import(source, pending, progress)
@@ -127,3 +136,28 @@ def finish_import(
         store_triples=built.triples,
         seconds=round(time.perf_counter() - started, 2),
     )
+
+
+def known_cards(replaced: set[str]) -> KnownCards:
+    """The card nodes of every source but the graphs this import replaces (the curated cards, the
+    other card import), so the same card lands on the same node whichever source says it."""
+    from mtgkb.store import open_kb
+    from mtgkb.vocab import V
+
+    known = KnownCards()
+    query = f"""SELECT ?g ?card ?name ?id ?also WHERE {{ GRAPH ?g {{
+        ?card a <{V.Card}> .
+        OPTIONAL {{ ?card <{V.name}> ?name }}
+        OPTIONAL {{ ?card <{V.oracleId}> ?id }}
+        OPTIONAL {{ ?card <{V.alsoNamed}> ?also }} }} }}"""
+    kb = open_kb()
+    for row in kb.store.query(query):
+        if row["g"].value in replaced:
+            continue
+        values = {key: row[key].value if row[key] is not None else None for key in ("name", "id", "also")}
+        known.add(row["card"].value, values["name"], values["id"])
+        known.add(row["card"].value, values["also"], None, primary=False)
+    # The store is rebuilt next: let go of the old one's caches first.
+    del kb
+    gc.collect()
+    return known

@@ -42,6 +42,7 @@ class CardRecord:
     color_identity: list[str] | None = None
     colors: list[str] | None = None
     commander_legality: str | None = None
+    legalities: dict[str, str] = field(default_factory=dict)  # format -> "legal", "banned", …
     faces: list[FaceRecord] = field(default_factory=list)
 
     def texts(self) -> list[tuple[str, str | None]]:

@@ -8,11 +8,13 @@ formatted once, up front.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from mtgkb.importers.card_iris import CardIris, card_slug
 from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.oracle_abilities import (
     STATIC_MECHANICS,
@@ -21,7 +23,7 @@ from mtgkb.importers.oracle_abilities import (
     recognise_abilities,
 )
 from mtgkb.importers.oracle_copy import write_copy_effects
-from mtgkb.iris import card_iri, mint, ruling_iri
+from mtgkb.iris import mint, ruling_iri
 from mtgkb.nquads import XSD, QuadWriter, iri, literal
 from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -31,8 +33,11 @@ _FACE = iri(V.Face)
 _KEYWORD_ABILITY = iri(V.KeywordAbility)
 _STATIC_ABILITY = iri(V.StaticAbility)
 _RULING = iri(V.Ruling)
+_LEGALITIES = iri(V.Legalities)
 _DATASET = iri(V.Dataset)
 _DATE = f"^^<{XSD}date>"
+# A format's legality as card databases report it -> the property that lists the format.
+_LEGALITY = {"legal": V.legalIn, "banned": V.bannedIn, "restricted": V.restrictedIn}
 
 # Types, colours, layouts, legalities, P/T and ruling sources repeat across the pool: format each
 # distinct value once. Names and texts are unique and go through literal() directly.
@@ -57,39 +62,13 @@ def card_abilities(record: CardRecord) -> list[RecognisedAbility]:
     )
 
 
-def assign_card_iris(records: list[CardRecord]) -> tuple[list[CardRecord], dict[str, str], dict[str, str]]:
-    """The records that get a card IRI, the IRI of each name, and why the others (by name) do not.
-
-    A card IRI is its slugified name, so a name without letters or digits ("_____") has none, and two
-    names that differ only in punctuation ("Lava Axe", the joke card "Lava, Axe") would share one:
-    the first such name in the file keeps the IRI and the others are left out, so no node mixes two
-    cards' facts."""
-    kept: list[CardRecord] = []
-    iris: dict[str, str] = {}
-    owner: dict[str, str] = {}
-    problems: dict[str, str] = {}
-    for record in records:
-        try:
-            card = card_iri(record.name)
-        except ValueError:
-            problems[record.name] = "no letters or digits to mint its IRI from"
-            continue
-        other = owner.get(card)
-        if other is not None:
-            problems[record.name] = f"its IRI is already the IRI of {other!r}"
-            continue
-        owner[card] = record.name
-        iris[record.name] = card
-        kept.append(record)
-    return kept, iris, problems
-
-
 def write_cards(
-    records: list[CardRecord], card_iris: dict[str, str], writer: QuadWriter, progress: Progress | None = None
+    records: list[CardRecord], nodes: CardIris, writer: QuadWriter, progress: Progress | None = None
 ) -> CardCounts:
-    """Write every card with its faces and abilities (``card_iris`` from :func:`assign_card_iris`);
-    "partner with" names resolve to these cards, by card name and then by face name."""
-    iri_by_name = dict(card_iris)
+    """Write every card with its faces and abilities (``nodes`` from
+    :func:`mtgkb.importers.card_iris.assign_card_iris`); "partner with" names resolve to these cards,
+    by card name and then by face name."""
+    iri_by_name = dict(nodes.iris)
     for record in records:
         for face in record.faces:
             iri_by_name.setdefault(face.name, iri_by_name[record.name])
@@ -97,12 +76,16 @@ def write_cards(
     ticker = Ticker(progress, "writing cards", len(records))
     add = writer.add
     p_type, p_label, p_name = RDF_TYPE, RDFS_LABEL, V.name
+    written_legalities: set[str] = set()
     for number, record in enumerate(records, 1):
         card = iri_by_name[record.name]
-        name = literal(record.name)
+        slug = card_slug(card)
+        name = literal(nodes.names.get(card, record.name))
         add(card, p_type, _CARD)
         add(card, p_label, name)
         add(card, p_name, name)
+        for other in nodes.also_named.get(card, ()):
+            add(card, V.alsoNamed, literal(other))
         _write_characteristics(add, card, record)
         if record.oracle_id:
             add(card, V.oracleId, literal(record.oracle_id))
@@ -120,8 +103,11 @@ def write_cards(
             add(card, V.colorIdentity, _term(value))
         if record.commander_legality:
             add(card, V.commanderLegality, _term(record.commander_legality))
+        legalities = _legalities(add, record.legalities, written_legalities)
+        if legalities:
+            add(card, V.legalities, legalities)
         for index, face in enumerate(record.faces):
-            face_iri = mint("face", record.name, str(index))
+            face_iri = mint("face", slug, str(index))
             face_name = literal(face.name)
             add(card, V.hasFace, f"<{face_iri}>")
             add(face_iri, p_type, _FACE)
@@ -132,13 +118,34 @@ def write_cards(
             counts.faces += 1
         abilities = card_abilities(record)
         if abilities:
-            _write_abilities(add, card, record.name, abilities, iri_by_name, counts)
-        counts.copy_effects += write_copy_effects(add, card, record.name, record.texts())
+            label = nodes.names.get(card, record.name)
+            _write_abilities(add, card, slug, label, abilities, iri_by_name, counts)
+        counts.copy_effects += write_copy_effects(add, card, slug, record.texts())
         counts.cards += 1
         if number % 1000 == 0:
             ticker.update(number)
     ticker.update(len(records))
     return counts
+
+
+def _legalities(
+    add: Callable[[str, str, str], None], legalities: dict[str, str], written: set[str]
+) -> str | None:
+    """The node of these format statuses, written the first time it is used: a few hundred distinct
+    ones serve the whole pool, where a triple per card and format would be a quarter of a million."""
+    statuses = sorted(
+        (status, game_format) for game_format, status in legalities.items() if status in _LEGALITY
+    )
+    if not statuses:
+        return None
+    digest = hashlib.sha256(repr(statuses).encode("utf-8")).hexdigest()[:8]
+    node = mint("legality", digest)
+    if node not in written:
+        written.add(node)
+        add(node, RDF_TYPE, _LEGALITIES)
+        for status, game_format in statuses:
+            add(node, _LEGALITY[status], _term(game_format))
+    return f"<{node}>"
 
 
 def _write_characteristics(
@@ -166,6 +173,7 @@ def _write_characteristics(
 def _write_abilities(
     add: Callable[[str, str, str], None],
     card: str,
+    card_key: str,
     card_name: str,
     abilities: list[RecognisedAbility],
     iri_by_name: dict[str, str],
@@ -176,7 +184,7 @@ def _write_abilities(
     def allocate(slug: str) -> str:
         used[slug] += 1
         n = used[slug]
-        return mint("ability", card_name, slug) if n == 1 else mint("ability", card_name, slug, str(n))
+        return mint("ability", card_key, slug) if n == 1 else mint("ability", card_key, slug, str(n))
 
     for ability in abilities:
         if ability.changes:
@@ -256,7 +264,7 @@ def write_rulings(
         if card is None:
             without_card += 1
             continue
-        node = ruling_iri(ruling.card_name, ruling.date, ruling.text)
+        node = ruling_iri(card_slug(card), ruling.date, ruling.text)
         if node in seen:
             continue
         seen.add(node)

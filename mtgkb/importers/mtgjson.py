@@ -82,12 +82,22 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
     if len(faces) > 1 and all(face.get("side") for face in faces):
         faces = sorted(faces, key=lambda face: face["side"])
     first = faces[0]
-    legalities = first.get("legalities")
-    commander = None
-    if legalities is not None:
-        fields.check(legalities, "'legalities'", (), ("commander",), ())
-        # MTGJSON leaves out the formats a card is not legal in.
-        commander = fields.legality(legalities.get("commander")) or "not_legal"
+    # Legality belongs to the card, but a face record may carry none (the snapshot's split cards
+    # have it on one half only): each format's status is read from the first face that gives it.
+    legalities: dict[str, str] = {}
+    given = False
+    for face in faces:
+        raw = face.get("legalities")
+        if raw is None:
+            continue
+        given = True
+        fields.check(raw, "'legalities'", (), ("commander",), ())
+        for game_format, status in raw.items():
+            value = fields.legality(status) if isinstance(status, str) else None
+            if value:
+                legalities.setdefault(game_format, value)
+    # MTGJSON leaves out the formats a card is not legal in.
+    commander = (legalities.get("commander") or "not_legal") if given else None
     identifiers = fields.check(first.get("identifiers") or {}, "'identifiers'", (), ("scryfallOracleId",), ())
     mana_value = fields.number(first, "manaValue")
     for face in faces:
@@ -114,6 +124,7 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
         color_identity=first.get("colorIdentity"),
         colors=first.get("colors"),
         commander_legality=commander,
+        legalities=legalities,
     )
     if len(faces) == 1 and "faceName" not in first:
         return card

@@ -147,6 +147,11 @@ def _card(obj: dict[str, Any]) -> CardRecord:
         color_identity=fields.texts(obj, "color_identity"),
         colors=fields.texts(obj, "colors") or fields.union([face.colors for face in faces]) or None,
         commander_legality=fields.legality(fields.text(legalities, "commander")) if legalities else None,
+        legalities={
+            game_format: value
+            for game_format, status in (legalities or {}).items()
+            if isinstance(status, str) and (value := fields.legality(status))
+        },
         faces=faces,
     )
 

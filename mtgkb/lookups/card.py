@@ -4,12 +4,23 @@ short name, a prefix or a typo goes through the name index first."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.errors import NotFoundError
 from mtgkb.iris import card_iri
-from mtgkb.lookups.common import DESCRIBE_TAIL, Graph, Node, read_graph, rule_number, with_iri
+from mtgkb.lookups.common import (
+    CARDS_HINT,
+    DESCRIBE_TAIL,
+    Graph,
+    Node,
+    cards_imported,
+    read_graph,
+    rule_number,
+    with_import_hint,
+    with_iri,
+)
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.rule_numbers import sorted_numbers
 from mtgkb.timing import StepRef, usable_steps
@@ -70,6 +81,16 @@ class FaceInfo:
 
 
 @dataclass
+class OracleAbility:
+    """One ability as the Oracle text prints it (a paragraph, or one keyword of a keyword line),
+    with the ability nodes that model it: a mechanic's instance, a grant."""
+
+    text: str
+    face: str | None  # the face printing it, for a card with several faces
+    modelled: list[str] = field(default_factory=list)  # IRIs of the ability nodes it is
+
+
+@dataclass
 class CardReport:
     name: str
     iri: str
@@ -88,9 +109,14 @@ class CardReport:
     loyalty: str | None
     defense: str | None
     commander_legality: str | None
+    legal_in: list[str]  # formats, as card databases name them ("modern", "legacy")
+    banned_in: list[str]
+    restricted_in: list[str]
+    also_named: list[str]  # other names of the same card (the same Oracle id)
     oracle_text: str | None  # present once card data has been imported
     faces: list[FaceInfo]
     abilities: list[AbilityInfo]
+    oracle_abilities: list[OracleAbility]  # every ability of the Oracle text, in printed order
     rulings: list[RulingEntry]
     cites: list[str]  # every rule number the card, its abilities, their mechanics and rulings cite
 
@@ -103,6 +129,7 @@ _CARD = (
 SELECT ?s ?p ?o ?olabel WHERE {
   {
     { ?card mtgkb:hasFace? ?s }
+    UNION { ?card mtgkb:legalities ?s }
     UNION { ?card mtgkb:hasAbility/mtgkb:grants* ?s }
     UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates ?s }
     UNION { ?s mtgkb:aboutCard ?card }
@@ -128,10 +155,15 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     # full scale) is read only for short names, prefixes and typos.
     iri = _slug_iri(name)
     graph = _read_if_card(kb, iri) if iri else None
+    if graph is not None and not _spelt_as(graph.node(iri), name):
+        graph = None  # another card whose name differs only in punctuation may hold that slug
     if graph is None:
         from mtgkb.names import resolve
 
-        iri = resolve(kb.names, name, ("card",)).iri
+        try:
+            iri = resolve(kb.names, name, ("card",)).iri
+        except NotFoundError as error:
+            raise error if cards_imported(kb) else with_import_hint(error, CARDS_HINT) from None
         graph = _read_if_card(kb, iri)
     if graph is None or iri is None:
         raise NotFoundError("card", name, [])
@@ -139,6 +171,8 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     abilities = [_ability(graph, ability, depth=0) for ability in card.all(V.hasAbility)]
     _add_timing(kb, abilities)
     rulings = [ruling_entry(n, graph) for n in graph.nodes.values() if V.Ruling in n.classes]
+    faces = sorted((_face(graph.node(face)) for face in card.all(V.hasFace)), key=_face_order)
+    texts = [(face.name, face.oracle_text) for face in faces] or [(None, card.first(V.oracleText))]
     return CardReport(
         name=card.label or name,
         iri=iri,
@@ -151,12 +185,29 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         colors=_wubrg(card.all(V.colors)),
         color_identity=_wubrg(card.all(V.colorIdentity)),
         commander_legality=card.first(V.commanderLegality),
+        legal_in=_formats(graph, card, V.legalIn),
+        banned_in=_formats(graph, card, V.bannedIn),
+        restricted_in=_formats(graph, card, V.restrictedIn),
+        also_named=sorted(card.all(V.alsoNamed)),
         **_characteristics(card),
-        faces=sorted((_face(graph.node(face)) for face in card.all(V.hasFace)), key=_face_order),
+        faces=faces,
         abilities=sorted(abilities, key=lambda a: a.label or a.iri),
+        oracle_abilities=oracle_abilities(texts, abilities),
         rulings=newest_first(rulings),
         cites=sorted_numbers(_all_cited(graph)),
     )
+
+
+def _formats(graph: Graph, card: Node, status: str) -> list[str]:
+    """The formats of one status on the card's legalities node(s)."""
+    return sorted({f for node in card.all(V.legalities) for f in graph.node(node).all(status)})
+
+
+def _spelt_as(card: Node, name: str) -> bool:
+    """Whether ``name`` is the card's name (or another name of it) but for case; a name typed any
+    other way goes through the name index, which knows every card sharing the slug."""
+    wanted = name.strip().casefold()
+    return any(known.casefold() == wanted for known in card.all(V.name) + card.all(V.alsoNamed))
 
 
 def _slug_iri(name: str) -> str | None:
@@ -273,3 +324,41 @@ def _rule_refs(graph: Graph, iris: list[str]) -> list[RuleRef]:
 
 def _all_cited(graph: Graph) -> list[str]:
     return [rule_number(iri) for node in graph.nodes.values() for iri in node.all(V.citesRule)]
+
+
+_REMINDER = re.compile(r"\s*\([^)]*\)")
+
+
+def split_abilities(text: str) -> list[str]:
+    """The abilities of one Oracle text in printed order: each paragraph, and each keyword of a line
+    of keywords ("Flying, haste" is two abilities; reminder text does not count)."""
+    found = []
+    for paragraph in text.splitlines():
+        paragraph = paragraph.strip()
+        if not paragraph:
+            continue
+        bare = _REMINDER.sub("", paragraph).strip()
+        # A keyword line has no sentence in it: no full stop, no colon, no quotation.
+        if ", " in bare and not any(mark in bare for mark in '.:"—') and bare == paragraph:
+            found += [part[0].upper() + part[1:] for part in bare.split(", ") if part]
+        else:
+            found.append(paragraph)
+    return found
+
+
+def oracle_abilities(
+    texts: list[tuple[str | None, str | None]], abilities: list[AbilityInfo]
+) -> list[OracleAbility]:
+    """Every ability of the Oracle text (``texts``: face name and text, or None and the card's
+    text), each linked to the ability nodes whose text it is."""
+    several = len(texts) > 1
+    listed = []
+    for face, text in texts:
+        for line in split_abilities(text or ""):
+            modelled = [
+                a.iri
+                for a in abilities
+                if a.text and (a.text.strip() == line or (len(line) > 3 and a.text.strip().startswith(line)))
+            ]
+            listed.append(OracleAbility(line, face if several else None, modelled))
+    return listed

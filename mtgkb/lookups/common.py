@@ -12,6 +12,7 @@ from mtgkb.store import sparql_iri
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
+    from mtgkb.errors import NotFoundError
     from mtgkb.names import NameMatch
     from mtgkb.store import KnowledgeBase
 
@@ -39,7 +40,13 @@ _KIND_BY_CLASS = [
     (V.Edition, "edition"),
 ]
 
-_CLASS_OF_KIND = {"card": V.Card, "mechanic": V.Mechanic, "step": V.Step, "zone": V.Zone}
+_CLASS_OF_KIND = {
+    "card": V.Card,
+    "mechanic": V.Mechanic,
+    "step": V.Step,
+    "zone": V.Zone,
+    "concept": V.RulesConcept,
+}
 
 
 def kind_of(classes: list[str] | set[str]) -> str:
@@ -146,3 +153,31 @@ def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMat
                 if row["iri"] == iri and row["class"] == _CLASS_OF_KIND[kind]:
                     return NameMatch(row["name"] or query, iri, kind)
     return resolve(kb.names, query, kinds)
+
+
+#: The named graphs of the card imports and the start of those of the rules imports.
+_CARD_IMPORT_GRAPHS = (mint("graph", "mtgjson"), mint("graph", "scryfall-cards"))
+_RULES_IMPORT_GRAPHS = namespace("graph") + "cr/"
+CARDS_HINT = (
+    "the bundled knowledge base holds only a starter set of cards: import the full card pool with "
+    "'mtgkb fetch cards' or 'mtgkb import mtgjson FILE' (see 'mtgkb import --help')"
+)
+RULES_HINT = (
+    "the bundled knowledge base holds only the rules it cites, without their text: import the "
+    "Comprehensive Rules with 'mtgkb fetch rules' or 'mtgkb import rules FILE'"
+)
+
+
+def cards_imported(kb: KnowledgeBase) -> bool:
+    return any(graph in kb.meta.get("graphs", {}) for graph in _CARD_IMPORT_GRAPHS)
+
+
+def rules_imported(kb: KnowledgeBase) -> bool:
+    return any(graph.startswith(_RULES_IMPORT_GRAPHS) for graph in kb.meta.get("graphs", {}))
+
+
+def with_import_hint(error: NotFoundError, hint: str) -> NotFoundError:
+    """``error`` whose hint also says how to import what the bundled knowledge base lacks."""
+    sentence = hint[0].upper() + hint[1:] + "."
+    error.hint = f"{error.hint} {sentence}" if error.hint else sentence
+    return error

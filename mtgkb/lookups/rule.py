@@ -14,8 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.errors import MtgkbError, NotFoundError
 from mtgkb.iris import namespace, rule_iri
-from mtgkb.lookups.common import kind_of, rule_number, with_iri
+from mtgkb.lookups.common import (
+    RULES_HINT,
+    kind_of,
+    rule_number,
+    rules_imported,
+    with_import_hint,
+    with_iri,
+)
 from mtgkb.rule_numbers import rule_sort_key, sorted_numbers
+from mtgkb.store import sparql_iri
 from mtgkb.vocab import V
 
 if TYPE_CHECKING:
@@ -34,6 +42,9 @@ class RelatedNode:
     kind: str
     number: str | None = None  # for rules
     via: list[str] = field(default_factory=list)  # for cards: the abilities or mechanics citing the rule
+    text: str | None = None  # a subrule's official text (the edition shown), or our summary
+    text_is_summary: bool = False
+    subrules: list[RelatedNode] = field(default_factory=list)  # a subrule's own, with --depth 2
 
 
 @dataclass
@@ -49,7 +60,13 @@ class RuleReport:
     subrules: list[RelatedNode]
     refers_to: list[RelatedNode]
     referenced_by: list[RelatedNode]
-    cited_by: list[RelatedNode]
+    cited_by: list[RelatedNode]  # the first ``limit`` of them
+    cited_by_total: int = 0
+    depth: int = 0  # how many levels of subrules come with their text
+
+
+#: A rule with at most this many subrules shows their text unless --depth says otherwise.
+_HANDFUL = 12
 
 
 def parse_rule_number(text: str) -> str:
@@ -95,8 +112,17 @@ SELECT ?prefix ?rel ?x ?via ?viaLabel ?number ?title ?name ?label ?class WHERE {
 }"""
 
 
-def rule_report(kb: KnowledgeBase, number: str, edition: str | None = None) -> RuleReport:
-    """The report on rule ``number`` ("702.49d"); ``edition`` ("2026-04-17") picks the official text."""
+def rule_report(
+    kb: KnowledgeBase,
+    number: str,
+    edition: str | None = None,
+    depth: int | None = None,
+    limit: int | None = None,
+) -> RuleReport:
+    """The report on rule ``number`` ("702.49d"); ``edition`` ("2026-04-17") picks the official text.
+
+    ``depth`` levels of subrules come with their text (default: one level when there are a handful
+    of subrules, else none); ``limit`` caps the "cited by" list (None: all)."""
     number = parse_rule_number(number)
     iri = rule_iri(number)
     own = kb.select(with_iri(_RULE, "rule", iri))
@@ -104,7 +130,7 @@ def rule_report(kb: KnowledgeBase, number: str, edition: str | None = None) -> R
     if not own and not any(related.values()):
         error = NotFoundError("rule", number, _nearby(kb, number))
         error.message = f"there is no rule {number} in the knowledge base"
-        raise error
+        raise error if rules_imported(kb) else with_import_hint(error, RULES_HINT)
 
     texts = {_edition_of(r["g"]): r["o"] for r in own if r["p"] == V.text and _edition_of(r["g"])}
     editions = sorted(texts, reverse=True)
@@ -124,6 +150,12 @@ def rule_report(kb: KnowledgeBase, number: str, edition: str | None = None) -> R
     parents = related["parent"] or [
         RelatedNode(r["o"], r["otitle"], "rule", rule_number(r["o"])) for r in own if r["p"] == V.parentRule
     ]
+    subrules = _by_number(related["child"] + related["numbered"])
+    if depth is None:
+        depth = 1 if len(subrules) <= _HANDFUL else 0
+    if depth > 0 and subrules:
+        _add_texts(kb, subrules, shown, depth)
+    cited_by = sorted(related["cites"] + related["card"], key=lambda n: (n.kind, (n.label or n.iri).lower()))
     return RuleReport(
         number=number,
         iri=iri,
@@ -133,13 +165,47 @@ def rule_report(kb: KnowledgeBase, number: str, edition: str | None = None) -> R
         edition=shown if shown in texts else None,
         editions=editions,
         parent=parents[0] if parents else None,
-        subrules=_by_number(related["child"] + related["numbered"]),
+        subrules=subrules,
         refers_to=_by_number(refers_to),
         referenced_by=_by_number(related["referenced"]),
-        cited_by=sorted(
-            related["cites"] + related["card"], key=lambda n: (n.kind, (n.label or n.iri).lower())
-        ),
+        cited_by=cited_by if limit is None else cited_by[:limit],
+        cited_by_total=len(cited_by),
+        depth=depth,
     )
+
+
+def _add_texts(kb: KnowledgeBase, nodes: list[RelatedNode], edition: str | None, depth: int) -> None:
+    """Each node's official text in ``edition`` (our summary when there is none), and with ``depth``
+    above 1 its own subrules too, ``depth - 1`` levels down."""
+    values = " ".join(sparql_iri(node.iri) for node in nodes)
+    graph = f"<{_EDITION_GRAPH}{edition}>" if edition else "<urn:mtgkb:no-edition>"
+    rows = kb.select(
+        f"""SELECT ?x ?text ?summary WHERE {{ VALUES ?x {{ {values} }}
+        OPTIONAL {{ GRAPH {graph} {{ ?x mtgkb:text ?text }} }}
+        OPTIONAL {{ ?x mtgkb:summary ?summary }} }}"""
+    )
+    found = {row["x"]: row for row in rows}
+    for node in nodes:
+        row = found.get(node.iri) or {}
+        node.text = row.get("text") or row.get("summary")
+        node.text_is_summary = not row.get("text") and bool(row.get("summary"))
+    if depth < 2:
+        return
+    children = kb.select(
+        f"""SELECT ?x ?parent ?number ?title WHERE {{ VALUES ?parent {{ {values} }}
+        ?x mtgkb:parentRule ?parent ; mtgkb:ruleNumber ?number . OPTIONAL {{ ?x mtgkb:title ?title }} }}"""
+    )
+    by_parent: dict[str, dict[str, RelatedNode]] = {}
+    for row in children:
+        by_parent.setdefault(row["parent"], {}).setdefault(
+            row["x"], RelatedNode(row["x"], row["title"], "rule", row["number"])
+        )
+    grandchildren = []
+    for node in nodes:
+        node.subrules = _by_number(list(by_parent.get(node.iri, {}).values()))
+        grandchildren += node.subrules
+    if grandchildren:
+        _add_texts(kb, grandchildren, edition, depth - 1)
 
 
 def _edition_of(graph: str) -> str | None:

@@ -1,10 +1,11 @@
-"""Rulings on a card, or rulings that mention a mechanic, step or zone, newest first.
+"""Rulings on a card, or rulings that mention a mechanic, step, zone or rules concept, newest first.
 
 A ruling node carries the official wording (``mtgkb:text``, from a card-data import) and/or our own
 summary (``mtgkb:summary``); both are returned, and the text renderer shows the official wording when
 there is one. For a mechanic, rulings that mention one of its variants count too (a ruling on
 commander ninjutsu is a ninjutsu ruling); rulings are not collected from every card that has the
-mechanic, only from what the rulings themselves say they are about or mention.
+mechanic, only from what the rulings themselves say they are about or mention: our curated links,
+and the links derived at build time from the names those nodes carry (:mod:`mtgkb.mentions`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mtgkb.lookups.common import DESCRIBE_TAIL, Graph, Node, find_named, read_graph, rule_number, with_iri
+from mtgkb.lookups.common import (
+    DESCRIBE_TAIL,
+    Graph,
+    Node,
+    find_named,
+    read_graph,
+    rule_number,
+    with_iri,
+)
 from mtgkb.rule_numbers import sorted_numbers
+from mtgkb.store import sparql_iri
 from mtgkb.vocab import V
 
 if TYPE_CHECKING:
@@ -21,7 +31,7 @@ if TYPE_CHECKING:
 
 #: Kinds a rulings query may name, in order of preference when one name fits several (the zone
 #: "exile" before the card Exile: someone asking for rulings by a one-word name means the rule idea).
-RULINGS_KINDS = ("mechanic", "step", "zone", "card")
+RULINGS_KINDS = ("mechanic", "step", "zone", "concept", "card")
 
 
 @dataclass
@@ -48,7 +58,9 @@ class RulingsReport:
     subject: str
     subject_iri: str
     subject_kind: str
-    rulings: list[RulingEntry]
+    rulings: list[RulingEntry]  # the newest ``limit`` of them
+    total: int = 0  # how many there are in all
+    limit: int | None = None
 
 
 def ruling_entry(node: Node, graph: Graph) -> RulingEntry:
@@ -79,10 +91,28 @@ def _rulings_query(pattern: str) -> str:
     return "SELECT ?s ?p ?o ?olabel WHERE {\n  " + pattern + "\n" + DESCRIBE_TAIL + "}"
 
 
-def rulings_report(kb: KnowledgeBase, name: str) -> RulingsReport:
-    """The rulings on the card ``name``, or mentioning the mechanic, step or zone ``name``."""
+def rulings_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> RulingsReport:
+    """The rulings on the card ``name``, or mentioning the mechanic, step, zone or concept ``name``;
+    the newest ``limit`` of them (all when None) and how many there are."""
     match = find_named(kb, name, RULINGS_KINDS)
-    query = _rulings_query(_ABOUT_CARD if match.kind == "card" else _MENTIONING)
-    graph = read_graph(kb.select(with_iri(query, "subject", match.iri)))
-    rulings = [ruling_entry(node, graph) for node in graph.nodes.values() if V.Ruling in node.classes]
-    return RulingsReport(name, match.name, match.iri, match.kind, newest_first(rulings))
+    pattern = _ABOUT_CARD if match.kind == "card" else _MENTIONING
+    # Dates first, then the triples of the rulings shown only: a zone is mentioned by thousands.
+    dated = kb.select(
+        with_iri(
+            "SELECT DISTINCT ?s ?date WHERE { " + pattern + " OPTIONAL { ?s mtgkb:rulingDate ?date } }",
+            "subject",
+            match.iri,
+        )
+    )
+    newest = sorted(
+        {row["s"]: row["date"] or "" for row in dated}.items(), key=lambda item: (item[1], item[0])
+    )
+    newest.reverse()
+    shown = [iri for iri, _ in (newest if limit is None else newest[:limit])]
+    rulings: list[RulingEntry] = []
+    if shown:
+        values = " ".join(sparql_iri(iri) for iri in shown)
+        query = _rulings_query("VALUES ?s { " + values + " }")
+        graph = read_graph(kb.select(query))
+        rulings = [ruling_entry(node, graph) for node in graph.nodes.values() if V.Ruling in node.classes]
+    return RulingsReport(name, match.name, match.iri, match.kind, newest_first(rulings), len(newest), limit)

@@ -95,28 +95,38 @@ class RulesData:
         return [n for n in self.nodes.values() if n.terms(V.countsAction)]
 
 
-# Nodes the verdicts evaluate are read whole; zones, blocked statuses and properties only for their
-# labels (the ontology's comments on every property would double the rows to convert).
-_RULES = """
-SELECT ?s ?p ?o WHERE {
+# Nodes the verdicts evaluate are read whole: mechanics and the requirements and outcomes they name
+# (not every Requirement: imported copy effects carry hundreds of their own); zones, blocked
+# statuses and properties only for their labels. The subjects are found first and then read by
+# VALUES: joining "?s a <class>" with "?s ?p ?o" let the store plan some branches from ?p ?o.
+_RULE_SUBJECTS = """
+SELECT DISTINCT ?s ?whole WHERE {
   {
-    { ?s a mtgkb:Mechanic } UNION { ?s a mtgkb:Requirement } UNION { ?s a mtgkb:Timing }
-    UNION { ?s a mtgkb:Outcome } UNION { ?s mtgkb:countsAction ?counted } UNION { ?s a mtgkb:Step }
-    ?s ?p ?o .
+    { ?s a mtgkb:Mechanic }
+    UNION { ?mechanic a mtgkb:Mechanic ; mtgkb:hasRequirement|mtgkb:hasOutcome ?s }
+    UNION { ?mechanic a mtgkb:Mechanic ; mtgkb:hasOutcome/mtgkb:onlyWhen ?s }
+    UNION { ?s a mtgkb:Timing } UNION { ?s mtgkb:countsAction ?counted } UNION { ?s a mtgkb:Step }
+    BIND(true AS ?whole)
   }
   UNION {
     { ?s a mtgkb:Zone } UNION { ?s a mtgkb:BlockedStatus } UNION { ?s a owl:DatatypeProperty }
     UNION { ?s a mtgkb:ActionKind }
-    ?s rdfs:label ?o .
-    BIND(rdfs:label AS ?p)
+    BIND(false AS ?whole)
   }
 }
 """
 
 
 def read_rules(kb: KnowledgeBase) -> RulesData:
-    nodes = _group(kb.raw_query(_RULES))
+    from mtgkb.store import sparql_iri
+
+    whole, labelled = [], []
+    for row in kb.raw_query(_RULE_SUBJECTS):
+        (whole if row["whole"].value == "true" else labelled).append(sparql_iri(row["s"].value))
+    nodes = _group(kb.raw_query("SELECT ?s ?p ?o WHERE { VALUES ?s { " + " ".join(whole) + " } ?s ?p ?o }"))
     labels = {iri: n.first(RDFS_LABEL) for iri, n in nodes.items() if n.first(RDFS_LABEL)}
+    query = "SELECT ?s ?o WHERE { VALUES ?s { " + " ".join(labelled) + " } ?s rdfs:label ?o }"
+    labels.update({row["s"].value: row["o"].value for row in kb.raw_query(query)})
     return RulesData(nodes, labels)
 
 

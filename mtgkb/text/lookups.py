@@ -50,21 +50,46 @@ def render_card(card: CardReport) -> str:
     facts = []
     if card.mana_value is not None:
         facts.append(f"mana value {card.mana_value:g}")
+    facts.append("colours " + (" ".join(card.colors) or "colourless"))
     facts.append("colour identity " + (" ".join(card.color_identity) or "colourless"))
     if card.commander_legality:
         facts.append(f"Commander: {card.commander_legality.replace('_', ' ')}")
     lines.append(" · ".join(facts))
-    if card.oracle_text:
+    for label, formats in (
+        ("legal in", card.legal_in),
+        ("banned in", card.banned_in),
+        ("restricted in", card.restricted_in),
+    ):
+        if formats:
+            lines += _wrap(f"{label}: {', '.join(formats)}", 0)
+    if card.also_named:
+        lines += _wrap(f"also named: {'; '.join(card.also_named)}", 0)
+    # Once the Oracle text is imported, the abilities list holds it ability by ability.
+    listed = bool(card.oracle_abilities)
+    if card.oracle_text and not listed:
         lines += ["", *_wrap(card.oracle_text, 2)]
     for face in card.faces:
         face_stats = _stats(face.power, face.toughness, face.loyalty, face.defense)
         parts = [face.name or face.iri, face.mana_cost, face.type_line, face_stats]
-        lines += ["", "Face: " + "   ".join(p for p in parts if p)]
-        if face.oracle_text:
+        lines += [
+            "" if not listed or face is card.faces[0] else None,
+            "Face: " + "   ".join(p for p in parts if p),
+        ]
+        if face.oracle_text and not listed:
             lines += _wrap(face.oracle_text, 2)
-    lines += ["", "Abilities" if card.abilities else "Abilities: none recorded"]
+    lines = [line for line in lines if line is not None]
+    lines += ["", "Abilities" if card.abilities or listed else "Abilities: none recorded"]
+    by_iri = {ability.iri: ability for ability in card.abilities}
+    shown: set[str] = set()
+    for item in card.oracle_abilities:
+        lines += _wrap(item.text + (f"   ({item.face})" if item.face else ""), 2)
+        for iri in item.modelled:
+            if iri in by_iri and iri not in shown:
+                shown.add(iri)
+                lines += _ability(by_iri[iri], 2, card.oracle_text or "", with_label=False)
     for ability in card.abilities:
-        lines += _ability(ability, 2, card.oracle_text or "")
+        if ability.iri not in shown:
+            lines += _ability(ability, 2, card.oracle_text or "")
     if card.rulings:
         lines += ["", f"Rulings ({len(card.rulings)}, newest first)"]
         for ruling in card.rulings:
@@ -84,9 +109,11 @@ def _stats(power: str | None, toughness: str | None, loyalty: str | None, defens
     return f"defense {defense}" if defense is not None else ""
 
 
-def _ability(ability: AbilityInfo, indent: int, oracle_text: str) -> list[str]:
+def _ability(ability: AbilityInfo, indent: int, oracle_text: str, with_label: bool = True) -> list[str]:
+    """The ability's mechanic, cost, timing and rules; under its label, or (``with_label`` False)
+    under the line of Oracle text already printed for it."""
     pad = " " * indent
-    lines = [pad + (ability.label or ability.iri)]
+    lines = [pad + (ability.label or ability.iri)] if with_label else []
     details = []
     if ability.mechanic:
         mechanic = ability.mechanic.label or ability.mechanic.iri
@@ -148,7 +175,9 @@ def render_rulings(report: RulingsReport) -> str:
         title = f"Rulings on {report.subject}"
     else:
         title = f"Rulings that mention the {report.subject_kind} {report.subject}"
-    lines = [f"{title}: {len(report.rulings)}"]
+    lines = [f"{title}: {report.total:,}"]
+    if len(report.rulings) < report.total:
+        lines.append(f"(the newest {len(report.rulings)} shown; --limit N for more, --limit 0 for all)")
     for ruling in report.rulings:
         lines += ["", *_ruling(ruling, show_cards=report.subject_kind != "card")]
     return "\n".join(lines)
@@ -169,20 +198,38 @@ def render_rule(rule: RuleReport) -> str:
         lines += ["", _NO_TEXT_HINT]
     if rule.summary:
         lines += ["", "Summary (our words):", *_wrap(rule.summary, 2)]
+    if rule.subrules:
+        lines += ["", "Subrules:"]
+        for node in rule.subrules:
+            lines += _subrule(node, 2)
+        if rule.depth == 0:
+            lines.append("  (their text: --depth 1)")
     for heading, nodes in (
-        ("Subrules", rule.subrules),
         ("Refers to", rule.refers_to),
         ("Referred to by", rule.referenced_by),
     ):
         if nodes:
             lines += ["", f"{heading}:"] + ["  " + _related(node) for node in nodes]
     if rule.cited_by:
-        lines += ["", "Cited by:"]
+        total = rule.cited_by_total or len(rule.cited_by)
+        lines += ["", f"Cited by ({total}):" if total > len(rule.cited_by) else "Cited by:"]
         width = max(len(node.kind) for node in rule.cited_by)
         for node in rule.cited_by:
             via = f"  (through {', '.join(node.via)})" if node.via else ""
             lines.append(f"  {node.kind.ljust(width)}  {node.label or node.iri}{via}")
+        if total > len(rule.cited_by):
+            lines.append(f"  … and {total - len(rule.cited_by)} more (--limit N for more, --limit 0 for all)")
     return "\n".join(lines)
+
+
+def _subrule(node: RelatedNode, indent: int) -> list[str]:
+    lines = [" " * indent + _related(node)]
+    if node.text:
+        prefix = "Summary (our words): " if node.text_is_summary else ""
+        lines += _wrap(prefix + node.text, indent + 2)
+    for child in node.subrules:
+        lines += _subrule(child, indent + 2)
+    return lines
 
 
 def _related(node: RelatedNode) -> str:

@@ -1,0 +1,72 @@
+"""The README's examples, run on the whole pool (the rules, MTGJSON and the Scryfall commander list
+imported), with their output checked line by line.
+
+Each ```console block holds commands (``$ mtgkb …``) each followed by its output: stdout, then
+stderr for a command that fails. A line holding only ``…`` stands for any number of lines (the
+README leaves out official text); every other line must be there, in that order.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from card_pool import imported_pool, user_dirs
+from click.testing import CliRunner
+
+from mtgkb.cli import _register_commands, cli
+
+_register_commands()
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+ELISION = "…"
+
+
+def examples() -> list[tuple[str, list[str]]]:
+    """(command, expected output lines) of every console example."""
+    found: list[tuple[str, list[str]]] = []
+    for block in re.findall(r"```console\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                found.append((line[2:], []))
+            elif found:
+                found[-1][1].append(line)
+    return found
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether ``actual`` is ``expected`` with each ``…`` line standing for any run of lines."""
+    if not expected:
+        return not actual
+    head, rest = expected[0], expected[1:]
+    if head.strip() == ELISION:
+        return any(matches(rest, actual[at:]) for at in range(len(actual) + 1))
+    return bool(actual) and actual[0].rstrip() == head.rstrip() and matches(rest, actual[1:])
+
+
+@pytest.fixture(scope="session")
+def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
+
+
+def test_the_readme_has_examples_to_run() -> None:
+    commands = [command for command, _ in examples()]
+    assert len(commands) >= 6 and all(command.startswith("mtgkb ") for command in commands)
+
+
+@pytest.mark.parametrize(("command", "expected"), examples(), ids=[c for c, _ in examples()])
+def test_a_readme_example_gives_the_output_shown(pool, command: str, expected: list[str]) -> None:
+    with user_dirs(pool.base):
+        result = CliRunner().invoke(cli, shlex.split(command)[1:], catch_exceptions=False)
+    shown = result.stdout + (result.stderr if result.exit_code else "")
+    actual = shown.rstrip("\n").splitlines()
+    assert matches(expected, actual), "\n".join(["expected:", *expected, "", "got:", *actual])
+
+
+def test_the_elision_matches_only_what_it_should() -> None:
+    assert matches(["a", ELISION, "d"], ["a", "b", "c", "d"])
+    assert matches(["a", "  …", "d"], ["a", "d"])
+    assert not matches(["a", ELISION, "d"], ["a", "b", "c"])
+    assert not matches(["a", "b"], ["a", "b", "c"])
