@@ -80,3 +80,11 @@ def test_a_situation_that_would_take_the_memory_is_refused_quickly() -> None:
     _judged(command, f"turn: me\nstep: main1\nplayers: {{me: {{hand: {bomb}}}}}\n")
     _judged(command, f"turn: me\nstep: main1\nplayers: {{me: {{battlefield: [{{card: {bomb}}}]}}}}\n")
     _judged(command, json.dumps({"turn": "me", "pad": "x" * 2_000_000}))
+
+
+def test_a_lone_surrogate_spelt_as_an_escape_is_refused() -> None:
+    for text in ('{"turn": "me", "players": {"\\ud800": {}}}', 'turn: "\\uD800"\nplayers: {me: {}}\n'):
+        with time_limit():
+            result = CliRunner().invoke(cli, ["options", "--situation", "-"], input=text)
+        assert result.exit_code == 2, result.output
+        assert "lone surrogate" in result.stderr

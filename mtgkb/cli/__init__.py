@@ -3,6 +3,8 @@ result to :mod:`mtgkb.output`. One module per command group; each registers its 
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +50,19 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a failed write must fail the command, not vanish at exit
+            return result
+        except BrokenPipeError:
+            # The reader went away (| head): stop quietly, as other tools do.
+            _stdout_to_devnull()
+            ctx.exit(141)
+        except OSError as error:
+            if error.errno not in _WRITE_ERRORS:
+                raise
+            _stdout_to_devnull()
+            click.echo(f"Error: cannot write the output: {error.strerror}", err=True)
+            ctx.exit(2)
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             ctx.exit(Interrupted.exit_code)
@@ -67,6 +81,17 @@ class _Group(click.Group):
             hint = f"see '{error.ctx.command_path} --help'" if error.ctx else None
             _json_error(error.format_message(), hint, error.exit_code, None)
             ctx.exit(error.exit_code)
+
+
+# Errors of writing the answer itself: a full disk, a file past its size limit, a failing device.
+_WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of what is left cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _json_error(message: str, hint: str | None, exit_code: int, error: MtgkbError | None) -> None:

@@ -165,7 +165,28 @@ def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, 
             raise SituationError("", f"{origin} is neither JSON nor YAML: {error}") from error
     if not isinstance(data, dict):
         raise SituationError("", f"{origin} must be a mapping with 'turn', 'step' and 'players'")
+    _refuse_surrogates(data, origin)
     return data
+
+
+def _refuse_surrogates(data: Any, origin: str) -> None:
+    """JSON and YAML escapes can spell lone surrogates ("\\ud800"), which are no text: no output,
+    name or IRI can hold them. Each object is visited once, as YAML aliases share them."""
+    seen: set[int] = set()
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SituationError(
+                    "", f"{origin} holds text that is not Unicode (a lone surrogate such as \\ud800)"
+                ) from None
+        elif isinstance(value, dict | list) and id(value) not in seen:
+            seen.add(id(value))
+            pending.extend(value.keys() if isinstance(value, dict) else ())
+            pending.extend(value.values() if isinstance(value, dict) else value)
 
 
 def read_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
