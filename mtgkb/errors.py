@@ -42,3 +42,9 @@ class StoreError(MtgkbError):
 
 class ImportFileError(MtgkbError):
     """A file handed to an importer is not what that importer reads."""
+
+
+class Interrupted(MtgkbError):
+    """Ctrl-C: the message says what was and was not done; exit status 130 as shells expect."""
+
+    exit_code = 130

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,29 +59,89 @@ class QuadWriter:
         self.add(subject, predicate, literal(value, datatype))
 
 
+# Our temporary files carry this marker and the writer's pid, so a cleanup never touches anyone else's.
+_MARK = "mtgkb"
+
+
 @contextmanager
 def atomic_text_file(path: Path) -> Iterator[io.TextIOBase]:
     """Write ``path`` through a temporary sibling and rename it into place, so a killed writer
-    leaves the previous file untouched."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_abandoned(path)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    leaves the previous file untouched.
+
+    A symlink is followed: the file it points to is replaced and the link stays. A target that is not
+    a regular file (``/dev/null``, ``/dev/stdout``, a named pipe) is written to directly, since
+    renaming over it would replace the device with a file."""
+    target = Path(os.path.realpath(path))
+    if target.exists() and not target.is_file():
+        with open(target, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        return
+    pending = PendingFiles()
     try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as stream:
+        with pending.write(target) as stream:
+            yield stream
+        pending.commit()
+    finally:
+        pending.discard()
+
+
+class PendingFiles:
+    """Files written beside their targets and renamed into place together by :meth:`commit`, so a
+    change to several files (an import's cards and rulings) is made whole or not at all."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[Path, Path]] = []  # (temporary, target)
+        self.committed = False
+
+    @property
+    def targets(self) -> list[Path]:
+        return [target for _, target in self._files]
+
+    @contextmanager
+    def write(self, path: Path) -> Iterator[io.TextIOBase]:
+        target = Path(os.path.realpath(path))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_abandoned(target)
+        temporary = temporary_sibling(target)
+        self._files.append((temporary, target))
+        # JSON may spell lone surrogates ("\\ud800"), which no UTF-8 file can hold: they become U+FFFD.
+        with open(temporary, "w", encoding="utf-8", errors="replace", newline="\n") as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    finally:
-        if temporary.exists():
-            temporary.unlink()
+
+    def commit(self) -> None:
+        """Rename every written file into place. Ctrl-C is held back until all are renamed: the
+        renames take microseconds and stopping between them would leave half a change."""
+        blocked = {signal.SIGINT, signal.SIGTERM}
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+        try:
+            for temporary, target in self._files:
+                os.replace(temporary, target)
+            self._files = []
+            self.committed = True
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    def discard(self) -> None:
+        """Remove whatever was written and not committed."""
+        for temporary, _ in self._files:
+            temporary.unlink(missing_ok=True)
+        self._files = []
+
+
+def temporary_sibling(path: Path, pid: int | None = None) -> Path:
+    """The temporary file this process writes ``path`` through: ``.<name>.mtgkb-<pid>.tmp``."""
+    return path.with_name(f".{path.name}.{_MARK}-{os.getpid() if pid is None else pid}.tmp")
 
 
 def _remove_abandoned(path: Path) -> None:
-    """Temporary files that a killed writer left beside ``path`` (their process is gone)."""
-    for leftover in path.parent.glob(".*.tmp"):
-        pid = leftover.name[: -len(".tmp")].rsplit(".", 1)[-1]
-        if pid.isdigit() and not _alive(int(pid)):
+    """Temporary files that a killed mtgkb writer left beside ``path`` (their process is gone). Only
+    files named like ours are candidates: a user's own ``.notes.123.tmp`` is never touched."""
+    marker = f".{_MARK}-"
+    for leftover in path.parent.glob(f".*{marker}*.tmp"):
+        pid = leftover.name[: -len(".tmp")].rpartition(marker)[2]
+        if pid.isdigit() and not _alive(int(pid)) and leftover.is_file() and not leftover.is_symlink():
             leftover.unlink(missing_ok=True)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from mtgkb.errors import MtgkbError
+from mtgkb.query_limits import refuse_service
 from mtgkb.vocab import PREFIXES
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ def run_query(
     if fmt not in ALL_FORMATS:
         raise MtgkbError(f"unknown format '{fmt}'", f"use one of {', '.join(ALL_FORMATS)}")
     refuse_update(query)
+    refuse_service(query)
     try:
         answer = kb.raw_query(query, params)
     except SyntaxError as error:

@@ -36,7 +36,9 @@ from mtgkb.paths import cache_dir, imports_dir, repo_root
 from mtgkb.progress import Progress, Ticker
 from mtgkb.vocab import PREFIXES, V, sparql_prefixes
 
-STORE_FORMAT = "3"  # 2: the default graph holds the deduplicated union; 3: derived mentions
+# 2: the default graph holds the deduplicated union; 3: derived mentions; 4: meta.json records the size
+# of every other file of the store, so a damaged one is noticed.
+STORE_FORMAT = "4"
 _KEEP_OLD_STORES = 1
 
 
@@ -236,8 +238,13 @@ def _name_index(store: Any) -> list[list[str]]:
     return sorted(list(entry) for entry in names)
 
 
-def build(sources: list[Source] | None = None, progress: Progress | None = None) -> BuildSummary:
-    """Build a fresh store from ``sources`` (default: everything) and swap it in atomically."""
+def build(
+    sources: list[Source] | None = None, progress: Progress | None = None, force: bool = False
+) -> BuildSummary:
+    """Build a fresh store from ``sources`` (default: everything) and swap it in atomically.
+
+    Unless ``force``, a sound store of the same sources that another process finished while this
+    one waited for the lock is used as it is: eight commands started at once build once."""
     import pyoxigraph as ox
 
     sources = all_sources() if sources is None else sources
@@ -245,6 +252,10 @@ def build(sources: list[Source] | None = None, progress: Progress | None = None)
     started = time.perf_counter()
     with _build_lock():
         stores = _stores_dir()
+        if not force:
+            with contextlib.suppress(OSError, ValueError):
+                graphs = check_store(stores / key)["graphs"]
+                return BuildSummary(stores / key, time.perf_counter() - started, graphs, rebuilt=False)
         temporary = cache_dir() / "tmp" / f"{key}-{os.getpid()}"
         shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir(parents=True)
@@ -261,8 +272,15 @@ def build(sources: list[Source] | None = None, progress: Progress | None = None)
             store.flush()
             del store
             gc.collect()
-            (temporary / "names.json").write_text(json.dumps(names, ensure_ascii=False))
-            meta = {"fingerprint": key, "built": time.time(), "graphs": graphs, "mtgkb": __version__}
+            (temporary / "names.json").write_text(json.dumps(names, ensure_ascii=False), encoding="utf-8")
+            files = {name: (temporary / name).stat().st_size for name in _CHECKED_FILES}
+            meta = {
+                "fingerprint": key,
+                "built": time.time(),
+                "graphs": graphs,
+                "mtgkb": __version__,
+                "files": files,
+            }
             (temporary / "meta.json").write_text(json.dumps(meta))
             stores.mkdir(parents=True, exist_ok=True)
             final = stores / key
@@ -304,7 +322,16 @@ class KnowledgeBase:
     @property
     def names(self) -> list[list[str]]:
         if self._names is None:
-            self._names = json.loads((self.path / "names.json").read_text(encoding="utf-8"))
+            try:
+                self._names = json.loads((self.path / "names.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                # Its size was right when the store was opened, so something changed it since: set the
+                # store aside so that the next command rebuilds it.
+                (self.path / "meta.json").unlink(missing_ok=True)
+                raise StoreError(
+                    f"the name index of the store in {self.path} is damaged ({error})",
+                    "run the command again: the store is rebuilt",
+                ) from error
         return self._names
 
     def raw_query(self, sparql: str, params: dict[str, str] | None = None) -> Any:
@@ -387,11 +414,32 @@ def open_kb(progress: Progress | None = None) -> KnowledgeBase:
         return _open(path)
 
 
+#: The files beside the Oxigraph folder whose sizes meta.json records (meta.json is written last).
+_CHECKED_FILES = ("names.json",)
+
+
+def check_store(path: Path) -> dict[str, Any]:
+    """The meta data of the finished store at ``path``; ValueError when a file of it is missing,
+    truncated or of an older format (OSError when it cannot be read)."""
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    if not isinstance(meta, dict) or meta.get("fingerprint") != path.name:
+        raise ValueError(f"{path / 'meta.json'} does not describe this store")
+    files = meta.get("files")
+    if not isinstance(files, dict) or set(files) != set(_CHECKED_FILES):
+        raise ValueError(f"{path / 'meta.json'} lists no file sizes")
+    for name, size in files.items():
+        if (path / name).stat().st_size != size:
+            raise ValueError(f"{path / name} is not the size it was written with")
+    if not (path / "oxigraph").is_dir():
+        raise ValueError(f"{path / 'oxigraph'} is missing")
+    return meta
+
+
 def _open(path: Path) -> KnowledgeBase:
     import pyoxigraph as ox
 
+    meta = check_store(path)
     store = ox.Store.read_only(str(path / "oxigraph"))
-    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
     return KnowledgeBase(path, store, meta)
 
 

@@ -245,15 +245,31 @@ def test_wrong_kinds_of_file_exit_2_and_change_nothing(small_import: Path, share
         assert user_state() == before
 
 
-def test_a_damaged_record_is_named(tmp_path: Path, atomic: dict) -> None:
-    from mtgkb.errors import ImportFileError
+def test_a_damaged_record_is_named_and_left_out_and_the_rest_imported(tmp_path: Path, atomic: dict) -> None:
     from mtgkb.importers.mtgjson import import_mtgjson
 
     document = _small_atomic(atomic, ["Satoru Umezawa", "Yuriko, the Tiger's Shadow"])
     document["data"]["Satoru Umezawa"][0]["rulings"][0]["date"] = "18 February 2022"
     path = tmp_path / "AtomicCards.json"
     path.write_text(json.dumps(document), encoding="utf-8")
+    with user_dirs(tmp_path):
+        summary = import_mtgjson(path)
+    assert summary.cards == 1
+    assert "date" in summary.skipped_names["Satoru Umezawa"]
+    assert (tmp_path / "data" / "imports" / "mtgjson.nq").exists()
+
+
+def test_a_file_of_mostly_damaged_records_is_refused(tmp_path: Path, atomic: dict) -> None:
+    from mtgkb.errors import ImportFileError
+    from mtgkb.importers.mtgjson import import_mtgjson
+
+    names = ["Satoru Umezawa", "Yuriko, the Tiger's Shadow", "Thrasios, Triton Hero"]
+    document = _small_atomic(atomic, names)
+    for name in names[:2]:
+        document["data"][name] = [42]
+    path = tmp_path / "AtomicCards.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
     with user_dirs(tmp_path), pytest.raises(ImportFileError) as caught:
         import_mtgjson(path)
-    assert "Satoru Umezawa" in caught.value.message and "date" in caught.value.message
+    assert "2 of 3 records cannot be read" in caught.value.message
     assert not (tmp_path / "data" / "imports" / "mtgjson.nq").exists()

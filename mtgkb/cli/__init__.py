@@ -3,6 +3,8 @@ result to :mod:`mtgkb.output`. One module per command group; each registers its 
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +13,7 @@ from typing import Any
 import click
 
 from mtgkb import __version__
-from mtgkb.errors import MtgkbError
+from mtgkb.errors import Interrupted, MtgkbError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 #: A file a command reads: click checks that it exists before the command runs.
@@ -25,23 +27,51 @@ def quiet_option(silenced: str = "progress messages") -> Callable[[Callable[...,
 
 class _Group(click.Group):
     """Turns user mistakes into a message and exit status 2 instead of a traceback; with ``--json``
-    (or ``--format json``) the message is a JSON object on stdout, like every other answer."""
+    (or ``--format json``) the message is a JSON object on stdout, like every other answer. Ctrl-C
+    exits 130 (click's own handler would print "Aborted!" and exit 1)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         pairs = zip(args, [*args[1:], ""], strict=True)
         ctx.meta["mtgkb.json"] = "--json" in args or any(
             a == "--format=json" or (a == "--format" and b == "json") for a, b in pairs
         )
+        # Bytes that are not UTF-8 reach Python as lone surrogates, which no output, SQLite or
+        # Oxigraph can take: refuse them here rather than fail deep inside a lookup.
+        for arg in args:
+            try:
+                arg.encode("utf-8")
+            except UnicodeEncodeError:
+                try:
+                    shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                except UnicodeEncodeError:  # a surrogate no byte gives, e.g. from a Python caller
+                    shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
+                raise click.UsageError(f"the argument '{shown}' is not UTF-8 text", ctx) from None
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a failed write must fail the command, not vanish at exit
+            return result
+        except BrokenPipeError:
+            # The reader went away (| head): stop quietly, as other tools do.
+            _stdout_to_devnull()
+            ctx.exit(141)
+        except OSError as error:
+            if error.errno not in _WRITE_ERRORS:
+                raise
+            _stdout_to_devnull()
+            click.echo(f"Error: cannot write the output: {error.strerror}", err=True)
+            ctx.exit(2)
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            ctx.exit(Interrupted.exit_code)
         except MtgkbError as error:
             if ctx.meta.get("mtgkb.json"):
                 _json_error(error.message, error.hint, error.exit_code, error)
             else:
-                click.echo(f"Error: {error.message}", err=True)
+                label = "Interrupted" if isinstance(error, Interrupted) else "Error"
+                click.echo(f"{label}: {error.message}", err=True)
                 if error.hint:
                     click.echo(f"Hint: {error.hint}", err=True)
             ctx.exit(error.exit_code)
@@ -51,6 +81,17 @@ class _Group(click.Group):
             hint = f"see '{error.ctx.command_path} --help'" if error.ctx else None
             _json_error(error.format_message(), hint, error.exit_code, None)
             ctx.exit(error.exit_code)
+
+
+# Errors of writing the answer itself: a full disk, a file past its size limit, a failing device.
+_WRITE_ERRORS = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO}
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of what is left cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _json_error(message: str, hint: str | None, exit_code: int, error: MtgkbError | None) -> None:

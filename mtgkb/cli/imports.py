@@ -7,10 +7,21 @@ from pathlib import Path
 import click
 
 from mtgkb.cli import cli, input_file, json_option, progress_reporter, quiet_option
+from mtgkb.errors import Interrupted
 from mtgkb.output import emit
 
 
-@cli.group("import")
+class _ImportGroup(click.Group):
+    """Ctrl-C before an import's files are in place: nothing changed, and the user is told so."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted("nothing was imported; the data directory is as it was") from None
+
+
+@cli.group("import", cls=_ImportGroup)
 def import_group() -> None:
     """Import a published dataset you already have as a file.
 

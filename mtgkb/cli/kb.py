@@ -21,7 +21,7 @@ def build(as_json: bool) -> None:
     """
     from mtgkb.store import build as build_store
 
-    emit(build_store(progress=progress_reporter(as_json)), as_json)
+    emit(build_store(progress=progress_reporter(as_json), force=True), as_json)
 
 
 @cli.command()

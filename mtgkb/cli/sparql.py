@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
@@ -31,6 +34,22 @@ param_option = click.option(
 )
 
 
+timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Stop the query after SECONDS (default 60; 0: no limit). Ctrl-C stops it at any time.",
+)
+
+
+def _limited(run: Callable[[], Any], timeout: float | None) -> Any:
+    """``run()`` under the time limit, Ctrl-C stopping it at once (see mtgkb.query_limits)."""
+    from mtgkb.query_limits import DEFAULT_TIMEOUT, run_with_limit
+
+    return run_with_limit(run, DEFAULT_TIMEOUT if timeout is None else timeout)
+
+
 def _format(fmt: str | None, as_json: bool) -> str:
     if as_json and fmt not in (None, "json"):
         raise click.UsageError("--json is --format json; give only one of them")
@@ -41,8 +60,11 @@ def _format(fmt: str | None, as_json: bool) -> str:
 @click.argument("query")
 @format_option
 @param_option
+@timeout_option
 @results_json_option
-def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) -> None:
+def sparql(
+    query: str, fmt: str | None, params: tuple[str, ...], timeout: float | None, as_json: bool
+) -> None:
     """Run a SPARQL query: QUERY is the query text, a .rq file, or - for stdin.
 
     The default graph holds every source's facts, each once (GRAPH ?g says which source states
@@ -63,7 +85,7 @@ def sparql(query: str, fmt: str | None, params: tuple[str, ...], as_json: bool) 
     text = read_query_argument(query)
     given = parse_param_options(params)
     kb = open_kb(progress_reporter())
-    emit(run_query(kb, text, bind_params(kb, text, given), output_format), False)
+    emit(_limited(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout), False)
 
 
 @cli.command()
@@ -84,8 +106,9 @@ def queries(as_json: bool) -> None:
 @click.argument("name")
 @format_option
 @param_option
+@timeout_option
 @results_json_option
-def query(name: str, fmt: str | None, params: tuple[str, ...], as_json: bool) -> None:
+def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | None, as_json: bool) -> None:
     """Run the named query NAME (see 'mtgkb queries').
 
     \b
@@ -101,4 +124,4 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], as_json: bool) ->
     given = parse_param_options(params)
     get_query(name)  # an unknown name is reported before the store is opened
     kb = open_kb(progress_reporter())
-    emit(run_named(kb, name, given, output_format), False)
+    emit(_limited(lambda: run_named(kb, name, given, output_format), timeout), False)

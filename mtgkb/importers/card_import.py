@@ -9,11 +9,14 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from mtgkb.errors import ImportFileError
+from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.card_iris import CardIris, KnownCards, assign_card_iris, replaced_iris
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, write_cards, write_dataset, write_rulings
+from mtgkb.importers.fields import BadRecord
 from mtgkb.iris import mint
-from mtgkb.nquads import QuadWriter, atomic_text_file, literal
+from mtgkb.nquads import PendingFiles, QuadWriter, literal
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
 from mtgkb.vocab import PREFIXES
@@ -42,13 +45,15 @@ class Written:
     rulings_without_card: int
 
 
-def write_graph_file(part: GraphFile, nodes: CardIris, progress: Progress | None) -> Written:
-    """Write ``part`` through a temporary file, so a killed import leaves the previous file."""
+def write_graph_file(
+    part: GraphFile, nodes: CardIris, progress: Progress | None, pending: PendingFiles
+) -> Written:
+    """Write ``part`` to a temporary file in ``pending``, so a killed import leaves the previous file."""
     graph = mint("graph", part.graph)
     path = imports_dir() / f"{part.graph}.nq"
     counts = CardCounts()
     rulings = without_card = 0
-    with atomic_text_file(path) as stream:
+    with pending.write(path) as stream:
         writer = QuadWriter(stream, graph)
         records = len(part.cards or ()) + len(part.rulings or ())
         write_dataset(writer, graph, part.label, part.source_file.name, records)
@@ -62,6 +67,26 @@ def write_graph_file(part: GraphFile, nodes: CardIris, progress: Progress | None
     return Written(path, writer.count, counts, rulings, without_card)
 
 
+#: What reading one record may raise. The checks in fields raise BadRecord with the field's name; a
+#: value of a shape no check foresaw may still end in a TypeError or the like, and that must cost the
+#: one record, not the import.
+UNREADABLE = (BadRecord, TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
+def refuse_mostly_unreadable(
+    path: Path, unreadable: dict[str, str], total: int, expected: str, hint: str
+) -> None:
+    """A damaged record is left out and reported; a file whose records are mostly unreadable is
+    refused whole, since it is more likely a file of another kind than a few damaged cards."""
+    if unreadable and len(unreadable) * 2 > total:
+        name, why = next(iter(unreadable.items()))
+        raise ImportFileError(
+            f"{path}: {len(unreadable):,} of {total:,} records cannot be read, e.g. {name!r}: {why}; "
+            f"expected {expected}",
+            hint,
+        )
+
+
 def finish_import(
     source: str,
     parts: list[GraphFile],
@@ -69,22 +94,27 @@ def finish_import(
     progress: Progress | None,
     skipped_records: int = 0,
     rulings_without_card: int = 0,
+    unreadable: dict[str, str] | None = None,
 ) -> CardImportSummary:
-    """Write every part, rebuild the store with them, and report what was imported."""
-    from mtgkb.store import build
-
+    """Write every part, rebuild the store with them, and report what was imported (and which
+    ``unreadable`` records were left out)."""
     records = [card for part in parts for card in part.cards or ()]
     nodes = assign_card_iris(records, known_cards({mint("graph", part.graph) for part in parts}))
-    skipped_names = nodes.merged
+    skipped_names = {**(unreadable or {}), **nodes.merged}
     if len(nodes.kept) < len(records):
         kept_ids = {id(card) for card in nodes.kept}
         for part in parts:
             if part.cards is not None:
                 part.cards = [card for card in part.cards if id(card) in kept_ids]
-    written = [write_graph_file(part, nodes, progress) for part in parts]
-    if progress:
-        progress("rebuilding the store")
-    built = build(progress=progress)
+    pending = PendingFiles()
+    try:
+        try:
+            written = [write_graph_file(part, nodes, progress, pending) for part in parts]
+        except OSError as error:
+            raise unwritable(error) from error
+        built = apply_import(source, pending, progress)
+    finally:
+        pending.discard()
     abilities = sum((result.counts.abilities for result in written), Counter())
     granted = sum((result.counts.granted for result in written), Counter())
     changing = sum((result.counts.changing for result in written), Counter())

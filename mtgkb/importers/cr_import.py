@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from mtgkb.errors import MtgkbError
+from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.cr_text import RuleRecord, RulesDocument, load_rules_file
 from mtgkb.iris import mint, rule_iri
-from mtgkb.nquads import XSD, QuadWriter, atomic_text_file
+from mtgkb.nquads import XSD, PendingFiles, QuadWriter
 from mtgkb.paths import imports_dir
 from mtgkb.progress import Progress
 from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -48,8 +48,6 @@ def import_rules(path: Path, progress: Progress | None = None) -> RulesImportSum
     The whole file is parsed and checked before anything is written, so a wrong file leaves the
     imported data and the store exactly as they were.
     """
-    from mtgkb.store import build
-
     path = Path(path)
     say = progress or (lambda message: None)
     say(f"parsing {path.name}")
@@ -63,18 +61,19 @@ def import_rules(path: Path, progress: Progress | None = None) -> RulesImportSum
     output = edition_file(document.effective_date)
     graph = mint("graph", "cr", document.effective_date)
     replaced = output.exists()
+    pending = PendingFiles()
     try:
-        with atomic_text_file(output) as stream:
-            writer = QuadWriter(stream, graph)
-            references = write_edition(writer, document, str(path.resolve()))
-    except OSError as error:
-        raise MtgkbError(
-            f"cannot write {output}: {error.strerror}",
-            "check free space and permissions, or set MTGKB_DATA_DIR to a writable folder",
-        ) from error
-    written = time.perf_counter()
-    say(f"wrote {writer.count} quads to {output}")
-    built = build(progress=progress)
+        try:
+            with pending.write(output) as stream:
+                writer = QuadWriter(stream, graph)
+                references = write_edition(writer, document, str(path.resolve()))
+        except OSError as error:
+            raise unwritable(error) from error
+        written = time.perf_counter()
+        say(f"wrote {writer.count} quads to {output}")
+        built = apply_import("rules", pending, progress)
+    finally:
+        pending.discard()
     return RulesImportSummary(
         source=str(path),
         edition=document.effective_date,

@@ -4,6 +4,7 @@ an image, an archive, text that is not JSON, JSON that stops short."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import zlib
 from collections.abc import Mapping
@@ -93,21 +94,28 @@ def describe_json(document: Any) -> str | None:
             # Keywords.json holds lists too, so it is told apart before AtomicCards by its keys.
             if {"abilityWords", "keywordAbilities"} & set(data):
                 return "an MTGJSON Keywords file"
-            sample = next(iter(data.values()), None)
-            if isinstance(sample, list):
-                return "an MTGJSON AtomicCards file"
-            if isinstance(sample, dict) and "cards" in sample:
-                return "an MTGJSON AllPrintings file"
+            for sample in itertools.islice(data.values(), _SAMPLED):
+                if isinstance(sample, list):
+                    return "an MTGJSON AtomicCards file"
+                if isinstance(sample, dict) and "cards" in sample:
+                    return "an MTGJSON AllPrintings file"
             return "an MTGJSON file"
         if isinstance(document.get("cards"), list):
             return "a card list"
         if "Rules" in document or "EffectiveDate" in document:
             return "a Comprehensive Rules JSON file"
         return None
-    if isinstance(document, list) and document and isinstance(document[0], dict):
-        first = document[0]
-        if first.get("object") == "ruling" or {"published_at", "comment"} <= set(first):
-            return "a Scryfall rulings file"
-        if "name" in first and ("type_line" in first or "card_faces" in first):
-            return "a Scryfall card file"
+    if isinstance(document, list):
+        for first in itertools.islice(document, _SAMPLED):
+            if not isinstance(first, dict):
+                continue
+            if first.get("object") == "ruling" or {"published_at", "comment"} <= set(first):
+                return "a Scryfall rulings file"
+            if "name" in first and ("type_line" in first or "card_faces" in first):
+                return "a Scryfall card file"
     return None
+
+
+# The kind is told by the first records that say it, so one damaged record at the head of a file does
+# not make the whole file look like another kind.
+_SAMPLED = 20

@@ -12,7 +12,7 @@ from typing import Any
 
 from mtgkb.errors import ImportFileError
 from mtgkb.importers import fields
-from mtgkb.importers.card_import import GraphFile, finish_import
+from mtgkb.importers.card_import import UNREADABLE, GraphFile, finish_import, refuse_mostly_unreadable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import read_json, require_kind
 from mtgkb.progress import Progress
@@ -38,32 +38,36 @@ def import_mtgjson(path: Path, progress: Progress | None = None) -> CardImportSu
     if progress:
         progress(f"reading {path}")
     document = read_json(path, EXPECTED, HINT)
-    cards, rulings = read_atomic_cards(document, path, progress)
+    cards, rulings, unreadable = read_atomic_cards(document, path, progress)
     del document
     part = GraphFile("mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)
-    return finish_import("mtgjson", [part], started, progress)
+    return finish_import("mtgjson", [part], started, progress, unreadable=unreadable)
 
 
 def read_atomic_cards(
     document: Any, path: Path, progress: Progress | None = None
-) -> tuple[list[CardRecord], list[RulingRecord]]:
-    """Card and ruling records from a parsed AtomicCards document; checks every record."""
+) -> tuple[list[CardRecord], list[RulingRecord], dict[str, str]]:
+    """Card and ruling records from a parsed AtomicCards document, and the records that could not be
+    read (name -> why): those are left out and reported, unless most of the file is unreadable."""
     require_kind(document, path, "an MTGJSON AtomicCards file", EXPECTED, HINT, _OTHER_IMPORTER)
     data: dict[str, Any] = document["data"]
     if progress:
         progress(f"checking {len(data):,} cards")
     cards: list[CardRecord] = []
     rulings: list[RulingRecord] = []
+    unreadable: dict[str, str] = {}
     for name, faces in data.items():
+        card_rulings: list[RulingRecord] = []
         try:
-            cards.append(_card(name, faces, rulings))
-        except fields.BadRecord as error:
-            raise ImportFileError(
-                f"{path}: the record of {name!r} is not an MTGJSON card: {error}; expected {EXPECTED}", HINT
-            ) from None
+            cards.append(_card(name, faces, card_rulings))
+        except UNREADABLE as error:
+            unreadable[name] = f"not an MTGJSON card record: {error}"
+            continue
+        rulings += card_rulings
     if not cards:
         raise ImportFileError(f"{path} holds no cards; expected {EXPECTED}", HINT)
-    return cards, rulings
+    refuse_mostly_unreadable(path, unreadable, len(data), EXPECTED, HINT)
+    return cards, rulings, unreadable
 
 
 _FACE_TEXTS = ("manaCost", "text", "power", "toughness", "loyalty", "defense", "layout", "faceName", "side")
@@ -97,6 +101,8 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
     identifiers = fields.check(first.get("identifiers") or {}, "'identifiers'", (), ("scryfallOracleId",), ())
     mana_value = fields.number(first, "manaValue")
     for face in faces:
+        if not isinstance(face.get("rulings") or [], list):
+            raise fields.BadRecord("'rulings' should be a list")
         for ruling in face.get("rulings") or ():
             fields.check(ruling, "a ruling", ("text",), (), ())
             rulings.append(RulingRecord(name, fields.date(ruling, "date"), ruling["text"], "wotc"))

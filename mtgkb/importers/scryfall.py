@@ -16,7 +16,7 @@ from typing import Any
 
 from mtgkb.errors import ImportFileError
 from mtgkb.importers import fields
-from mtgkb.importers.card_import import GraphFile, finish_import
+from mtgkb.importers.card_import import UNREADABLE, GraphFile, finish_import, refuse_mostly_unreadable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import read_json, require_kind
 from mtgkb.importers.oracle_abilities import face_type_lines, parse_type_line
@@ -41,7 +41,7 @@ def import_scryfall(
     path = Path(path)
     if progress:
         progress(f"reading {path}")
-    cards, skipped = read_cards(read_json(path, EXPECTED_CARDS, HINT), path, progress)
+    cards, skipped, unreadable = read_cards(read_json(path, EXPECTED_CARDS, HINT), path, progress)
     parts = [GraphFile("scryfall-cards", "Scryfall card import", path, cards=cards)]
     without_card = 0
     if rulings_path is not None:
@@ -51,7 +51,7 @@ def import_scryfall(
         raw = read_rulings(read_json(rulings_path, EXPECTED_RULINGS, HINT), rulings_path)
         rulings, without_card = match_rulings(raw, cards)
         parts.append(GraphFile("scryfall-rulings", "Scryfall rulings import", rulings_path, rulings=rulings))
-    return finish_import("scryfall", parts, started, progress, skipped, without_card)
+    return finish_import("scryfall", parts, started, progress, skipped, without_card, unreadable)
 
 
 # What to do with a file of another kind than the one expected where it was given.
@@ -70,15 +70,19 @@ def _objects(document: Any, path: Path, expected: str, wanted: str) -> list[Any]
     return document["data"] if isinstance(document, dict) else document
 
 
-def read_cards(document: Any, path: Path, progress: Progress | None = None) -> tuple[list[CardRecord], int]:
-    """Card records from a parsed Scryfall card file, each name once, and how many objects were
-    skipped (tokens, emblems, art cards, repeated names)."""
+def read_cards(
+    document: Any, path: Path, progress: Progress | None = None
+) -> tuple[list[CardRecord], int, dict[str, str]]:
+    """Card records from a parsed Scryfall card file, each name once, how many objects were skipped
+    (tokens, emblems, art cards, repeated names), and the objects that could not be read (label ->
+    why): those are left out and reported, unless most of the file is unreadable."""
     objects = _objects(document, path, EXPECTED_CARDS, "a Scryfall card file")
     if progress:
         progress(f"checking {len(objects):,} card objects")
     cards: list[CardRecord] = []
     seen: set[str] = set()
     skipped = 0
+    unreadable: dict[str, str] = {}
     for number, obj in enumerate(objects, 1):
         try:
             obj = fields.record(obj, "a card")
@@ -86,13 +90,11 @@ def read_cards(document: Any, path: Path, progress: Progress | None = None) -> t
                 skipped += 1
                 continue
             card = _card(obj)
-        except fields.BadRecord as error:
+        except UNREADABLE as error:
             label = obj.get("name") if isinstance(obj, dict) else None
-            which = repr(label) if isinstance(label, str) else f"number {number}"
-            raise ImportFileError(
-                f"{path}: card object {which} is not a Scryfall card: {error}; expected {EXPECTED_CARDS}",
-                HINT,
-            ) from None
+            which = label if isinstance(label, str) and label else f"card object number {number}"
+            unreadable[which] = f"not a Scryfall card: {error}"
+            continue
         if card.name in seen:
             skipped += 1
             continue
@@ -100,7 +102,8 @@ def read_cards(document: Any, path: Path, progress: Progress | None = None) -> t
         cards.append(card)
     if not cards:
         raise ImportFileError(f"{path} holds no cards; expected {EXPECTED_CARDS}", HINT)
-    return cards, skipped
+    refuse_mostly_unreadable(path, unreadable, len(objects), EXPECTED_CARDS, HINT)
+    return cards, skipped, unreadable
 
 
 def _card(obj: dict[str, Any]) -> CardRecord:

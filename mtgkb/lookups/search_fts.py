@@ -42,6 +42,7 @@ _HIT = f"SELECT iri, label, date, {_SNIPPETS} FROM search WHERE search MATCH :qu
 def match_expression(text: str) -> str:
     """``text`` as an FTS5 query: each word a quoted prefix, each "quoted phrase" a quoted phrase.
     Pieces without a letter or digit are dropped: the tokenizer would make nothing of them."""
+    text = text.replace("\x00", " ")  # FTS5's query parser stops at a NUL and reports a broken string
     terms = []
     for match in _TERM.finditer(text):
         phrase, word = match.groups()

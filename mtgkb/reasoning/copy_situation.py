@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.reasoning.situation import SituationError, read_situation
+from mtgkb.reasoning.situation import SituationError, read_situation, shown
 
 if TYPE_CHECKING:
     from mtgkb.store import KnowledgeBase
@@ -130,7 +130,7 @@ def _check(name: str, value: Any, where: str, is_token: bool) -> None:
     if name in ("power", "toughness") and not isinstance(value, int | str):
         raise SituationError(where, "a number, e.g. 2")
     if name == "entered_from" and value not in _ZONES:
-        raise SituationError(where, f"{value!r} is not a zone ({', '.join(_ZONES)})")
+        raise SituationError(where, f"{shown(value)} is not a zone ({', '.join(_ZONES)})")
     if name == "counters" and not (
         isinstance(value, dict)
         and all(

@@ -10,6 +10,7 @@ graph in the store, not from lists in code.
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,11 @@ _IMPORT_HINT = (
     "the bundled knowledge base has only the starter cards; import the whole pool with "
     "'mtgkb import mtgjson FILE' or 'mtgkb fetch cards'"
 )
+
+
+# Far beyond any real game, and small enough that a hostile situation cannot take the machine's memory.
+MAX_TEXT = 1_000_000
+MAX_ITEMS = 1_000
 
 
 class SituationError(MtgkbError):
@@ -119,13 +125,16 @@ class Situation:
 def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = None) -> dict[str, Any]:
     """The raw situation in ``source`` (a path, or ``-`` for standard input), JSON or YAML."""
     if str(source) == "-":
-        if stdin_text is None:
-            import sys
-
-            text = sys.stdin.read()
-        else:
-            text = stdin_text()
         origin = "standard input"
+        try:
+            if stdin_text is None:
+                import sys
+
+                text = sys.stdin.buffer.read().decode("utf-8-sig")
+            else:
+                text = stdin_text()
+        except UnicodeDecodeError as error:
+            raise SituationError("", f"{origin} is not UTF-8 text (byte {error.start})") from error
     else:
         path = Path(source)
         try:
@@ -137,18 +146,47 @@ def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = No
 
 
 def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, Any]:
+    if len(text) > MAX_TEXT:
+        raise SituationError(
+            "", f"{origin} holds {len(text):,} characters; a situation is at most {MAX_TEXT:,}"
+        )
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise SituationError("", f"{origin} is nested too deeply") from None
     except ValueError:
         try:
             import yaml
 
             data = yaml.safe_load(text)
+        except RecursionError:
+            raise SituationError("", f"{origin} is nested too deeply") from None
         except Exception as error:  # PyYAML's errors have no common public base beyond YAMLError
             raise SituationError("", f"{origin} is neither JSON nor YAML: {error}") from error
     if not isinstance(data, dict):
         raise SituationError("", f"{origin} must be a mapping with 'turn', 'step' and 'players'")
+    _refuse_surrogates(data, origin)
     return data
+
+
+def _refuse_surrogates(data: Any, origin: str) -> None:
+    """JSON and YAML escapes can spell lone surrogates ("\\ud800"), which are no text: no output,
+    name or IRI can hold them. Each object is visited once, as YAML aliases share them."""
+    seen: set[int] = set()
+    pending = [data]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SituationError(
+                    "", f"{origin} holds text that is not Unicode (a lone surrogate such as \\ud800)"
+                ) from None
+        elif isinstance(value, dict | list) and id(value) not in seen:
+            seen.add(id(value))
+            pending.extend(value.keys() if isinstance(value, dict) else ())
+            pending.extend(value.values() if isinstance(value, dict) else value)
 
 
 def read_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
@@ -185,7 +223,9 @@ class _Reader:
         players = {}
         for name in players_data:
             if not isinstance(name, str) or not name:
-                raise SituationError("players", f"a player's name must be a non-empty string, not {name!r}")
+                raise SituationError(
+                    "players", f"a player's name must be a non-empty string, not {shown(name)}"
+                )
             players[name] = Player(name)
         turn = self._player_name(data.get("turn"), "turn", players, required=True)
         priority = self._player_name(data.get("priority", turn), "priority", players, required=True)
@@ -204,7 +244,9 @@ class _Reader:
         if value is None and required:
             raise SituationError(where, f"name the player ({_choices(players)})")
         if not isinstance(value, str) or value not in players:
-            raise SituationError(where, f"{value!r} is not a player of this situation ({_choices(players)})")
+            raise SituationError(
+                where, f"{shown(value)} is not a player of this situation ({_choices(players)})"
+            )
         return value
 
     def _step(self, value: Any) -> StepInfo:
@@ -217,7 +259,7 @@ class _Reader:
 
             close = difflib.get_close_matches(wanted, list(known), n=3)
             hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
-            raise SituationError("step", f"no step named {value!r}", hint + _step_hint(known))
+            raise SituationError("step", f"no step named {shown(value)}", hint + _step_hint(known))
         return known[wanted]
 
     def _resolve_cards(self, players_data: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -332,9 +374,9 @@ class _Reader:
                 where, "give exactly one of 'card' (a card's name) or 'token' (a token's name)"
             )
         controller = item.get("controller", player)
-        if controller not in players:
+        if not isinstance(controller, str) or controller not in players:
             raise SituationError(
-                f"{where}.controller", f"{controller!r} is not a player ({_choices(players)})"
+                f"{where}.controller", f"{shown(controller)} is not a player ({_choices(players)})"
             )
         if has_token:
             token = item["token"]
@@ -345,6 +387,8 @@ class _Reader:
             if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
                 raise SituationError(f"{where}.types", "a list of card types, e.g. ['Artifact', 'Creature']")
         else:
+            if not isinstance(item["card"], str):
+                raise SituationError(f"{where}.card", "a card is written as its name")
             card, display = cards[item["card"]]
             types = []
             if "types" in item:
@@ -399,7 +443,7 @@ class _Reader:
         for name, count in casts.items():
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 raise SituationError(
-                    f"{where}.commander_casts", f"the count for {name!r} must be a whole number >= 0"
+                    f"{where}.commander_casts", f"the count for {shown(name)} must be a whole number >= 0"
                 )
             card = cards[name][0]
             mine = [o for o in self.objects if o.card == card and o.owner == player]
@@ -424,9 +468,9 @@ class _Reader:
             if not isinstance(item.get("card"), str):
                 raise SituationError(f"{where}.card", "the spell's card name")
             controller = item.get("controller", self.data.get("turn"))
-            if controller not in players:
+            if not isinstance(controller, str) or controller not in players:
                 raise SituationError(
-                    f"{where}.controller", f"{controller!r} is not a player ({_choices(players)})"
+                    f"{where}.controller", f"{shown(controller)} is not a player ({_choices(players)})"
                 )
             card, display = cards[item["card"]]
             self.objects.append(
@@ -498,7 +542,7 @@ class _Reader:
     ) -> str:
         if isinstance(target, str):
             if target not in players:
-                raise SituationError(where, f"{target!r} is not a player ({_choices(players)})")
+                raise SituationError(where, f"{shown(target)} is not a player ({_choices(players)})")
             if target == attacker.controller:
                 raise SituationError(where, "a creature cannot attack its own controller")
             return target
@@ -540,8 +584,8 @@ def resolve_card(kb: KnowledgeBase, name: str, where: str) -> tuple[str, str]:
     except NotFoundError as error:
         hint = (f"{error.hint} " if error.hint else "") + _IMPORT_HINT
         if where == "CARD":
-            raise MtgkbError(f"no card named {name!r}", hint) from error
-        raise SituationError(where, f"no card named {name!r}", hint) from error
+            raise MtgkbError(f"no card named {shown(name)}", hint) from error
+        raise SituationError(where, f"no card named {shown(name)}", hint) from error
     except AmbiguousNameError as error:
         if where == "CARD":
             raise
@@ -569,7 +613,21 @@ def _list(value: Any, where: str) -> list[Any]:
         return []
     if not isinstance(value, list):
         raise SituationError(where, "must be a list")
+    if len(value) > MAX_ITEMS:
+        raise SituationError(
+            where, f"holds {len(value):,} items; a situation lists at most {MAX_ITEMS:,} per field"
+        )
     return value
+
+
+def shown(value: Any) -> str:
+    """``value`` for a message, cut short: a hostile situation may hold a huge or self-repeating value
+    (YAML aliases), whose full repr would never finish."""
+    return _REPR.repr(value)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 200
 
 
 def _choices(players: dict[str, Player]) -> str:

@@ -32,7 +32,8 @@ def render_card_import(summary: CardImportSummary) -> str:
         lines += ["", "Abilities read from the Oracle text:", table(["mechanic", "abilities", "note"], rows)]
     notes = []
     if summary.skipped_records:
-        notes.append(f"{summary.skipped_records:,} records left out (tokens, repeated or unnameable names)")
+        why = "tokens, repeated, unnameable or unreadable records"
+        notes.append(f"{summary.skipped_records:,} records left out ({why})")
         notes += [f"  {name!r}: {why}" for name, why in list(summary.skipped_names.items())[:_SHOWN]]
     if summary.rulings_without_card:
         notes.append(f"{summary.rulings_without_card:,} rulings name a card that is not in the card file")

@@ -1,0 +1,87 @@
+"""SPARQL as a hostile user writes it: federated SERVICE clauses, queries that would run for hours,
+Ctrl-C while one runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from mtgkb.cli import _register_commands, cli
+from mtgkb.query_limits import QueryTimeout, run_with_limit
+
+_register_commands()
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+def test_a_service_clause_is_refused_with_a_message(kb) -> None:
+    result = CliRunner().invoke(
+        cli, ["sparql", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/x> { ?s ?p ?o } }"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "SERVICE" in result.stderr and "Traceback" not in result.output
+    # The word in a string, an IRI or a comment is no clause.
+    quoted = 'SELECT ?s WHERE { ?s ?p "SERVICE" } # SERVICE\n LIMIT 1'
+    assert CliRunner().invoke(cli, ["sparql", quoted]).exit_code == 0
+    iri = "ASK { <https://example.org/SERVICE> ?p ?o }"
+    assert CliRunner().invoke(cli, ["sparql", iri]).exit_code == 0
+
+
+def _mtgkb(*args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "mtgkb", *args],
+        env=os.environ.copy(),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def test_a_query_past_its_time_limit_is_stopped_with_a_message(kb) -> None:
+    started = time.monotonic()
+    process = _mtgkb("sparql", CARTESIAN, "--timeout", "1")
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 2, err
+    assert "ran longer than 1 s" in err and "--timeout" in err
+    assert time.monotonic() - started < 60
+
+
+def test_ctrl_c_stops_a_running_query_at_once(kb) -> None:
+    process = _mtgkb("sparql", CARTESIAN, "--timeout", "0")
+    time.sleep(3)  # the store is open and the query running
+    assert process.poll() is None, process.communicate()
+    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Aborted" not in err and "Traceback" not in err
+    assert time.monotonic() - started < 10
+
+
+def test_the_limit_hands_back_the_answer_or_the_error() -> None:
+    assert run_with_limit(lambda: 42, 5) == 42
+    with pytest.raises(ZeroDivisionError):
+        run_with_limit(lambda: 1 / 0, 5)
+    with pytest.raises(QueryTimeout):
+        run_with_limit(lambda: time.sleep(2), 0.2)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_failed_write_of_the_answer_never_exits_0(kb) -> None:
+    for command in (["sparql", "SELECT * WHERE { ?s ?p ?o }", "--format", "csv"], ["rule", "702.49d"]):
+        with open("/dev/full", "w") as full:
+            process = subprocess.run(
+                [sys.executable, "-m", "mtgkb", *command],
+                env=os.environ.copy(),
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
+        assert process.returncode == 2, process.stderr
+        assert "cannot write the output" in process.stderr and "Traceback" not in process.stderr
