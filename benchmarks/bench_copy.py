@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from cold_runs import mtgkb_with_store, wall_time
 
 BUDGET = 1.5
 SITUATION = {
@@ -43,27 +41,12 @@ SITUATION = {
 }
 
 
-# Bytecode caches as a user has them: a shell with PYTHONDONTWRITEBYTECODE set would make every cold
-# run recompile mtgkb's sources (an editable install has no compiled files), but not rdflib's.
-ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def wall_time(command: list[str]) -> float:
-    started = time.perf_counter()
-    # Exit 1 is a "no" verdict, which is still a finished answer.
-    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENVIRONMENT)
-    if result.returncode not in (0, 1):
-        sys.exit(f"{' '.join(command)} exited {result.returncode}")
-    return time.perf_counter() - started
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
 
-    mtgkb = shutil.which("mtgkb") or sys.exit("mtgkb is not on PATH: install the project first")
-    subprocess.run([mtgkb, "build"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mtgkb = mtgkb_with_store()
     with tempfile.TemporaryDirectory() as folder:
         board = Path(folder) / "board.json"
         board.write_text(json.dumps(SITUATION), encoding="utf-8")

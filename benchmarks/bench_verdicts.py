@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from cold_runs import mtgkb_with_store, wall_time
 
 COMBAT = {
     "turn": "me",
@@ -38,26 +36,12 @@ COMBAT = {
 }
 
 
-# Bytecode caches as a user has them: a shell with PYTHONDONTWRITEBYTECODE set would make every cold
-# run recompile mtgkb's sources (an editable install has no compiled files), but not rdflib's.
-ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def wall_time(command: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(
-        command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENVIRONMENT
-    )
-    return time.perf_counter() - started
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
 
-    mtgkb = shutil.which("mtgkb") or sys.exit("mtgkb is not on PATH: install the project first")
-    subprocess.run([mtgkb, "build"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    mtgkb = mtgkb_with_store()
     with tempfile.TemporaryDirectory() as folder:
         situation = Path(folder) / "combat.json"
         situation.write_text(json.dumps(COMBAT), encoding="utf-8")
