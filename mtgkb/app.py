@@ -1,16 +1,20 @@
-"""Opening and building the knowledge base with everything the reasoning layer derives from it.
+"""Opening and building the knowledge base with everything the reasoning layer derives from it and the
+search index kept beside it.
 
-The store (:mod:`mtgkb.kb.build`) takes its derivations as an argument so that it never imports the
-layers above it; this module names them once. The CLI, the importers, tests and benchmarks open the
-knowledge base here.
+The store (:mod:`mtgkb.kb.build`) takes its derivations and side indexes as arguments so that it never
+imports the layers above it; this module names them once. The CLI, the importers, tests and benchmarks
+open the knowledge base here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtgkb.kb import build as store_build
-from mtgkb.kb.build import BuildSummary, Derivation
+from mtgkb.kb.build import BuildSummary, Changes, Derivation, SideIndex
+from mtgkb.kb.iris import mint
 
 if TYPE_CHECKING:
     from mtgkb.core.progress import Progress
@@ -24,17 +28,45 @@ def _partner_pairs(kb: KnowledgeBase) -> str:
     return derive_pairs(kb)
 
 
+def _partner_pairs_read(kb: KnowledgeBase, graphs: Sequence[str]) -> bool:
+    from mtgkb.reasoning.partner_graph import pairing_inputs
+
+    return kb.states_about(pairing_inputs(kb), graphs)
+
+
+def _build_search_index(kb: KnowledgeBase, progress: Progress | None) -> None:
+    from mtgkb.lookups import search_index
+
+    search_index.build_with_store(kb, progress)
+
+
+def _update_search_index(
+    kb: KnowledgeBase, previous: Path, changes: Changes, progress: Progress | None
+) -> None:
+    from mtgkb.lookups import search_index
+
+    search_index.update_with_store(kb, previous, changes, progress)
+
+
 #: What every build derives, in order.
-DERIVATIONS = (Derivation("the partner network", _partner_pairs),)
+DERIVATIONS = (
+    Derivation(
+        "the partner network", mint("graph", "derived", "partner-pairs"), _partner_pairs, _partner_pairs_read
+    ),
+)
+#: What every build keeps beside the store.
+INDEXES = (SideIndex("the search index", _build_search_index, _update_search_index),)
 
 
 def open_kb(progress: Progress | None = None) -> KnowledgeBase:
-    """Open the current store, building it first when a source changed or it is missing or broken."""
-    return store_build.open_kb(progress, derivations=DERIVATIONS)
+    """Open the current store, building or updating it first when a source changed or it is missing
+    or broken."""
+    return store_build.open_kb(progress, derivations=DERIVATIONS, indexes=INDEXES)
 
 
 def build(
     sources: list[Source] | None = None, progress: Progress | None = None, force: bool = False
 ) -> BuildSummary:
-    """Build a fresh store from ``sources`` (default: everything) and swap it in atomically."""
-    return store_build.build(sources, progress, force, derivations=DERIVATIONS)
+    """Bring the store up to date with ``sources`` (default: everything), or with ``force`` build it
+    from scratch, and swap it in atomically."""
+    return store_build.build(sources, progress, force, derivations=DERIVATIONS, indexes=INDEXES)

@@ -52,3 +52,12 @@ def to_python(term: Any) -> Any:
         if kind == "boolean":
             return term.value == "true"
     return term.value
+
+
+def internal_query(name: str, **params: str) -> str:
+    """The text of ``queries/internal/<name>.rq``, the queries the library runs itself, with
+    ``params`` bound as :func:`bind_values` binds them."""
+    from mtgkb.core.paths import queries_dir
+
+    text = (queries_dir() / "internal" / f"{name}.rq").read_text(encoding="utf-8")
+    return bind_values(text, params) if params else text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,19 @@ class KnowledgeBase:
         if params:
             sparql = bind_values(sparql, params)
         return self.store.query(sparql, prefixes=PREFIXES)
+
+    def states_about(self, subjects: Iterable[str], graphs: Iterable[str]) -> bool:
+        """Whether one of the named graphs ``graphs`` states anything about one of the IRIs
+        ``subjects`` (one index lookup per pair: cheap for a few thousand subjects)."""
+        import pyoxigraph as ox
+
+        names = [ox.NamedNode(graph) for graph in graphs]
+        for subject in subjects:
+            node = ox.NamedNode(subject)
+            for graph in names:
+                if next(self.store.quads_for_pattern(node, None, None, graph), None) is not None:
+                    return True
+        return False
 
     def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
-from mtgkb.reasoning.commander_model import CardFacts, Model, load_cards, load_model, wubrg
+from mtgkb.reasoning.commander_model import DESIGNATION, CardFacts, Model, load_cards, load_model, wubrg
 from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
 from mtgkb.reasoning.verdict import rule_order
 
@@ -71,6 +71,32 @@ def _relevant_cards(kb: KnowledgeBase) -> list[str]:
         query = f"SELECT DISTINCT ?card WHERE {{ {values} ?card mtgkb:subtype ?subtype }}"
         iris += [row["card"] for row in kb.select(query)]
     return list(dict.fromkeys(iris))
+
+
+def pairing_inputs(kb: KnowledgeBase) -> set[str]:
+    """Every IRI whose facts the partner network is derived from: the cards a pairing can involve,
+    their faces and abilities, and the nodes of the rules model (mechanics, the requirements and
+    consequences they name, the commander designation). A source stating nothing about any of them
+    cannot change the network."""
+    import pyoxigraph as ox
+
+    model = load_model(kb)
+    found = {DESIGNATION, *model.mechanics, *model.requirements}
+    default = ox.DefaultGraph()
+    consequence = ox.NamedNode(V.consequenceOf)
+    found |= {quad.subject.value for quad in kb.store.quads_for_pattern(None, consequence, None, default)}
+    parts = [ox.NamedNode(V.hasFace), ox.NamedNode(V.hasAbility)]
+    for card in _relevant_cards(kb):
+        found.add(card)
+        owners = [ox.NamedNode(card)]
+        while owners:
+            owner = owners.pop()
+            for predicate in parts:
+                for quad in kb.store.quads_for_pattern(owner, predicate, None, default):
+                    if isinstance(quad.object, ox.NamedNode) and quad.object.value not in found:
+                        found.add(quad.object.value)
+                        owners.append(quad.object)
+    return found
 
 
 def read_network(kb: KnowledgeBase) -> PartnerNetwork:
