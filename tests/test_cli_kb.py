@@ -21,6 +21,15 @@ def test_build_reports_graphs_and_triples(kb) -> None:
     assert sum(summary["graphs"].values()) > 0
 
 
+def test_build_updates_only_what_changed_and_full_builds_from_scratch(kb) -> None:
+    current = json.loads(CliRunner().invoke(cli, ["build", "--json"]).stdout)
+    assert current["how"] == "none" and not current["changed"]
+    assert "up to date" in CliRunner().invoke(cli, ["build"]).stdout
+    full = CliRunner().invoke(cli, ["build", "--full", "--json"])
+    assert full.exit_code == 0, full.stderr
+    assert json.loads(full.stdout)["how"] == "full"
+
+
 def test_stats_counts_what_the_store_holds(kb) -> None:
     result = CliRunner().invoke(cli, ["stats", "--json"])
     assert result.exit_code == 0, result.stderr
