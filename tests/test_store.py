@@ -186,5 +186,10 @@ def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name
     from mtgkb.kb.graph_union import _slices
 
     text = b'<s> <p> "a <b> ." <g> .\n<s> <p> <o> <g> .'  # the last line lacks its line break
-    pieces = list(_slices(io.BytesIO(text), into_default=True))
-    assert b"".join(pieces).splitlines() == [b'<s> <p> "a <b> ." .', b"<s> <p> <o> ."]
+    pieces = list(_slices(io.BytesIO(text)))
+    assert b"".join(pieces).splitlines() == [
+        b'<s> <p> "a <b> ." <g> .',
+        b"<s> <p> <o> <g> .",
+        b'<s> <p> "a <b> ." .',
+        b"<s> <p> <o> .",
+    ]

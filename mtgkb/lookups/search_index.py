@@ -306,10 +306,10 @@ def _affected(kb: KnowledgeBase, subjects: set[str]) -> set[str]:
 _FACTS = {
     "card": {V.name: "name", V.typeLine: "typeLine", V.oracleText: "oracleText", V.hasFace: "hasFace"},
     "rule": {V.ruleNumber: "ruleNumber", V.summary: "summary"},
-    "ruling": {V.rulingDate: "rulingDate", V.aboutCard: "aboutCard", V.summary: "summary"},
+    "ruling": {V.rulingDate: "rulingDate", V.aboutCard: "aboutCard", V.summary: "summary", V.text: "text"},
 }
-#: Facts read graph by graph: the text of the newest edition is chosen and a curated title preferred.
-_BY_GRAPH = {"card": {}, "rule": {V.title: "title", V.text: "text"}, "ruling": {V.text: "text"}}
+#: Facts of rules read graph by graph: the text of the newest edition is chosen, a curated title preferred.
+_RULE_BY_GRAPH = {V.title: "title", V.text: "text"}
 _CLASS = {"card": V.Card, "ruling": V.Ruling}
 
 
@@ -354,7 +354,8 @@ class _Facts:
             facts._read_faces(kb)
         if kind == "ruling":
             facts._read_card_names(kb, {c for s in facts.subjects.values() for c in s.get("aboutCard", [])})
-        facts._read_by_graph(kb, kind, None)
+        if kind == "rule":
+            facts._read_by_graph(kb, set(facts.subjects))
         return facts
 
     @classmethod
@@ -380,7 +381,7 @@ class _Facts:
                     facts.add(iri, read[predicate], quad.object.value)
         facts._read_faces(kb)
         facts._read_card_names(kb, {c for s in facts.subjects.values() for c in s.get("aboutCard", [])})
-        facts._read_by_graph(kb, None, set(facts.subjects))
+        facts._read_by_graph(kb, {s for s, values in facts.subjects.items() if "ruleNumber" in values})
         return facts
 
     def _read_faces(self, kb: KnowledgeBase) -> None:
@@ -424,38 +425,22 @@ class _Facts:
             ]
             self.card_names[card] = names or [card]
 
-    def _read_by_graph(self, kb: KnowledgeBase, kind: str | None, subjects: set[str] | None) -> None:
-        """Titles and official texts with the named graphs stating them, and the editions' dates."""
+    def _read_by_graph(self, kb: KnowledgeBase, rules: set[str]) -> None:
+        """The titles and official texts of ``rules`` with the named graphs stating them, and the
+        editions' dates: the text of the newest edition is chosen, a curated title preferred."""
         import pyoxigraph as ox
 
-        predicates = _BY_GRAPH[kind] if kind else {**_BY_GRAPH["rule"], **_BY_GRAPH["ruling"]}
-        if not predicates:
-            return
         date = ox.NamedNode(V.effectiveDate)
         for quad in kb.store.quads_for_pattern(None, date, None, None):
             if isinstance(quad.graph_name, ox.NamedNode):
                 self.editions[quad.graph_name.value] = quad.object.value
-        if subjects is None:
-            # Every named graph's quads of each predicate: the store's index by graph and predicate.
-            members = (
-                self.subjects
-                if kind != "rule"
-                else {s for s, v in self.subjects.items() if "ruleNumber" in v}
-            )
-            for graph in kb.store.named_graphs():
-                for predicate, name in predicates.items():
-                    for quad in kb.store.quads_for_pattern(None, ox.NamedNode(predicate), None, graph):
-                        subject = quad.subject.value
-                        if subject in members:
-                            self.add(subject, name, quad.object.value, graph.value)
-            return
-        for subject in subjects:
+        predicates = {ox.NamedNode(predicate): name for predicate, name in _RULE_BY_GRAPH.items()}
+        for rule in rules:
+            node = ox.NamedNode(rule)
             for predicate, name in predicates.items():
-                for quad in kb.store.quads_for_pattern(
-                    ox.NamedNode(subject), ox.NamedNode(predicate), None, None
-                ):
+                for quad in kb.store.quads_for_pattern(node, predicate, None, None):
                     if isinstance(quad.graph_name, ox.NamedNode):
-                        self.add(subject, name, quad.object.value, quad.graph_name.value)
+                        self.add(rule, name, quad.object.value, quad.graph_name.value)
 
 
 def _add(facts: dict[str, list[str]], fact: str, value: str) -> None:
