@@ -350,3 +350,28 @@ def test_search_does_not_import_sqlite_until_it_searches() -> None:
     assert (
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
     )
+
+
+def test_rows_added_where_there_is_no_room_move_the_others_apart(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "index.sqlite")
+    db.executescript(search_index._SCHEMA)
+    low = search_index.KIND_NUMBERS["card"] * search_index.SPAN
+
+    def item(name: str) -> tuple:
+        iri = f"https://w3id.org/mtgkb/card/{name}"
+        return (1, name, name, "", "", "", "", iri, name)
+
+    # Two neighbours with no rowid free between them, then five cards that sort between them.
+    for rowid, name in ((low + 1, "a"), (low + 2, "z")):
+        *_, iri, label = item(name)
+        db.execute(search_index._INSERT, (rowid, name, "", "", "", "", iri, label))
+        db.execute("INSERT INTO places VALUES (?, ?, 1, ?)", (rowid, iri, name))
+    search_index._replace_items(db, set(), [item(name) for name in ("m", "c", "x", "b", "n")])
+    labels = [row[0] for row in db.execute("SELECT label FROM search ORDER BY rowid")]
+    assert labels == ["a", "b", "c", "m", "n", "x", "z"]
+    places = db.execute("SELECT id, iri FROM places ORDER BY id").fetchall()
+    assert [iri.rsplit("/", 1)[1] for _, iri in places] == labels
+    assert [row[0] for row in db.execute("SELECT rowid FROM search ORDER BY rowid")] == [p for p, _ in places]
+    # Replacing a card moves it to its new place in the order.
+    search_index._replace_items(db, {item("m")[-2]}, [(*item("m")[:1], "zz", *item("m")[2:])])
+    assert [row[0] for row in db.execute("SELECT label FROM search ORDER BY rowid")][-1] == "m"

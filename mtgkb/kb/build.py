@@ -141,8 +141,7 @@ def build(
         shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir(parents=True)
         try:
-            base = None if force else _newest_sound_store(key)
-            plan = _plan(base, sources, known) if base else None
+            base, plan = (None, None) if force else _cheapest_update(key, sources, known)
             if plan is not None and base is not None:
                 try:
                     meta, changed = _update(base, plan, temporary, known, derivations, indexes, progress)
@@ -178,33 +177,37 @@ class _Unreadable(Exception):
     """The previous store cannot be read as it should: the store is built from scratch instead."""
 
 
-def _newest_sound_store(key: str) -> Path | None:
-    """The most recently built finished store other than ``key`` that this version can update."""
+def _cheapest_update(
+    key: str, sources: list[Source], known: dict[str, str]
+) -> tuple[Path | None, _Plan | None]:
+    """The finished store (other than ``key``) this version can update to ``sources`` at the least
+    cost, and the plan for it; (None, None) when building from scratch is cheaper than any."""
     folder = stores_dir()
-    if not folder.is_dir():
-        return None
-    found: list[tuple[float, Path]] = []
-    for path in folder.iterdir():
+    best: tuple[int, float, Path, _Plan] | None = None
+    for path in folder.iterdir() if folder.is_dir() else ():
         if path.name == key:
             continue
-        with contextlib.suppress(OSError, ValueError, TypeError):
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
             meta = check_store(path)
-            if meta.get("mtgkb") == __version__ and isinstance(meta.get("sources"), dict):
-                found.append((float(meta["built"]), path))
-    return max(found)[1] if found else None
+            if meta.get("mtgkb") != __version__ or not isinstance(meta.get("sources"), dict):
+                continue
+            plan = _plan(meta["sources"], sources, known)
+            if plan is not None and (best is None or (plan.cost, -meta["built"]) < best[:2]):
+                best = (plan.cost, -float(meta["built"]), path, plan)
+    return (best[2], best[3]) if best else (None, None)
 
 
 @dataclass
 class _Plan:
     changed: list[Source]  # sources new or with other content: loaded again
     dropped: list[str]  # named graphs to take out first: the old content of changed and removed sources
+    cost: int  # bytes of sources to take out and to load
 
 
-def _plan(base: Path, sources: list[Source], known: dict[str, str]) -> _Plan | None:
-    """What updating the store at ``base`` to ``sources`` takes, or None when building from scratch is
-    cheaper (or the store's record of its sources cannot be read)."""
+def _plan(recorded: dict[str, dict[str, Any]], sources: list[Source], known: dict[str, str]) -> _Plan | None:
+    """What updating a store of the ``recorded`` sources to ``sources`` takes, or None when building
+    from scratch is cheaper (or the record cannot be read)."""
     try:
-        recorded: dict[str, dict[str, Any]] = check_store(base)["sources"]
         changed = [s for s in sources if recorded.get(s.key, {}).get("digest") != known[s.key]]
         gone = [key for key in recorded if key not in known]
         dropped = [recorded[s.key]["graph"] for s in changed if s.key in recorded]
@@ -213,11 +216,11 @@ def _plan(base: Path, sources: list[Source], known: dict[str, str]) -> _Plan | N
         old = sum(int(recorded[s.key]["bytes"]) for s in changed if s.key in recorded)
         old += sum(int(recorded[key]["bytes"]) for key in gone)
         new = sum(s.path.stat().st_size for s in changed)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if old + new > _UPDATE_AT_MOST * max(total, 1):
         return None
-    return _Plan(changed, dropped)
+    return _Plan(changed, dropped, old + new)
 
 
 def _source_record(source: Source, digest: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ leaves only a temporary file that the next build deletes.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import fcntl
 import os
@@ -231,47 +232,56 @@ def _order(item: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _replace_items(db: sqlite3.Connection, affected: set[str], items: list[tuple[Any, ...]]) -> None:
-    """Remove the rows of ``affected`` and write ``items`` (their rows now) each in its place."""
+    """Remove the rows of ``affected`` and write ``items`` (their rows now) each in its place: the new
+    rows of a kind that fall between the same two rows share the room between them evenly."""
     for iri in affected:
         row = db.execute("SELECT id FROM places WHERE iri = ?", (iri,)).fetchone()
         if row:
             db.execute("DELETE FROM search WHERE rowid = ?", row)
             db.execute("DELETE FROM places WHERE id = ?", row)
+    by_kind: dict[int, list[tuple[Any, ...]]] = {}
     for item in sorted(items, key=_order):
-        number, key, *values = item
-        rowid = _free_place(db, number, key, values[-2])
-        db.execute(_INSERT, (rowid, *values))
-        db.execute("INSERT INTO places VALUES (?, ?, ?, ?)", (rowid, values[-2], number, key))
+        by_kind.setdefault(item[0], []).append(item)
+    for number, new in by_kind.items():
+        places = _places(db, number, new)
+        if places is None:  # no room left somewhere: the kind's rows are spread GAP apart again
+            _spread(db, number, len(new))
+            places = _places(db, number, new)
+        assert places is not None
+        for rowid, (_, key, *values) in zip(places, new, strict=True):
+            db.execute(_INSERT, (rowid, *values))
+            db.execute("INSERT INTO places VALUES (?, ?, ?, ?)", (rowid, values[-2], number, key))
 
 
-def _free_place(db: sqlite3.Connection, number: int, key: Any, iri: str) -> int:
-    """A rowid between the neighbours of (``key``, ``iri``) in its kind, moving the kind's rows apart
-    when there is no room left between them."""
-    low, high = number * SPAN, (number + 1) * SPAN
-    before = db.execute(
-        "SELECT id FROM places WHERE kind = ? AND (sortkey, iri) < (?, ?) ORDER BY sortkey DESC, iri DESC "
-        "LIMIT 1",
-        (number, key, iri),
-    ).fetchone()
-    after = db.execute(
-        "SELECT id FROM places WHERE kind = ? AND (sortkey, iri) > (?, ?) ORDER BY sortkey, iri LIMIT 1",
-        (number, key, iri),
-    ).fetchone()
-    low = before[0] if before else low
-    high = after[0] if after else high
-    if high - low > 1:
-        return (low + high) // 2
-    _spread(db, number)
-    return _free_place(db, number, key, iri)
+def _places(db: sqlite3.Connection, number: int, new: list[tuple[Any, ...]]) -> list[int] | None:
+    """Rowids for the sorted items ``new`` of one kind among the rows already there, or None when two
+    neighbours leave too little room between them."""
+    existing = db.execute(
+        "SELECT sortkey, iri, id FROM places WHERE kind = ? ORDER BY sortkey, iri", (number,)
+    ).fetchall()
+    bounds = [number * SPAN] + [row[2] for row in existing] + [(number + 1) * SPAN]
+    keys = [(row[0], row[1]) for row in existing]
+    runs: dict[int, list[int]] = {}  # gap number -> positions in ``new`` of the items falling in it
+    for position, item in enumerate(new):
+        runs.setdefault(bisect.bisect_left(keys, (item[1], item[-2])), []).append(position)
+    places = [0] * len(new)
+    for gap, positions in runs.items():
+        low, high = bounds[gap], bounds[gap + 1]
+        step = (high - low) // (len(positions) + 1)
+        if step < 1:
+            return None
+        for count, position in enumerate(positions, 1):
+            places[position] = low + count * step
+    return places
 
 
-def _spread(db: sqlite3.Connection, number: int) -> None:
-    """Give the rows of one kind places GAP apart again (rarely needed: only when many items were
-    added between the same two neighbours)."""
+def _spread(db: sqlite3.Connection, number: int, coming: int) -> None:
+    """Give the rows of one kind places evenly apart again, leaving room for ``coming`` more (rarely
+    needed: only when many items were added between the same two neighbours)."""
     ids = [
         row[0] for row in db.execute("SELECT id FROM places WHERE kind = ? ORDER BY sortkey, iri", (number,))
     ]
-    gap = max(1, min(GAP, (SPAN - 1) // (len(ids) + 2)))
+    gap = max(1, min(GAP, (SPAN - 1) // (len(ids) + coming + 2)))
     moved = [(old, number * SPAN + place * gap) for place, old in enumerate(ids, 1)]
     select = f"SELECT {', '.join(COLUMNS)}, iri, label FROM search WHERE rowid = ?"
     # Through places out of the kind's range first, so that no new rowid meets an old one.
@@ -363,25 +373,31 @@ class _Facts:
         """The facts of the cards, rules and rulings among ``iris``."""
         import pyoxigraph as ox
 
-        store = kb.store
-        default = ox.DefaultGraph()
         facts = cls()
+        facts._read_editions(kb)
         read = {predicate: name for kind in _FACTS for predicate, name in _FACTS[kind].items()}
+        by_graph = {predicate: name for predicate, name in _RULE_BY_GRAPH.items()}
         classes = {value: kind for kind, value in _CLASS.items()}
         for iri in iris:
             if iri.startswith("_:"):
                 continue
-            node = ox.NamedNode(iri)
-            for quad in store.quads_for_pattern(node, None, None, default):
+            # Every graph's quads of the subject at once: the default graph's copy gives each fact
+            # once; a rule's title and text are wanted with the named graphs that state them.
+            for quad in kb.store.quads_for_pattern(ox.NamedNode(iri), None, None, None):
                 predicate = quad.predicate.value
-                if predicate == RDF_TYPE and quad.object.value in classes:
-                    kind = classes[quad.object.value]
-                    facts.add(iri, kind, kind)
-                elif predicate in read:
-                    facts.add(iri, read[predicate], quad.object.value)
+                if isinstance(quad.graph_name, ox.DefaultGraph):
+                    if predicate == RDF_TYPE and quad.object.value in classes:
+                        kind = classes[quad.object.value]
+                        facts.add(iri, kind, kind)
+                    elif predicate in read:
+                        facts.add(iri, read[predicate], quad.object.value)
+                elif predicate in by_graph:
+                    facts.add(iri, by_graph[predicate], quad.object.value, quad.graph_name.value)
+        for values in facts.subjects.values():
+            if "ruleNumber" not in values:
+                values.pop("title", None)  # read for rules only, as a full build does
         facts._read_faces(kb)
         facts._read_card_names(kb, {c for s in facts.subjects.values() for c in s.get("aboutCard", [])})
-        facts._read_by_graph(kb, {s for s, values in facts.subjects.items() if "ruleNumber" in values})
         return facts
 
     def _read_faces(self, kb: KnowledgeBase) -> None:
@@ -425,15 +441,22 @@ class _Facts:
             ]
             self.card_names[card] = names or [card]
 
-    def _read_by_graph(self, kb: KnowledgeBase, rules: set[str]) -> None:
-        """The titles and official texts of ``rules`` with the named graphs stating them, and the
-        editions' dates: the text of the newest edition is chosen, a curated title preferred."""
+    def _read_editions(self, kb: KnowledgeBase) -> None:
+        """Each edition graph's effective date: the text of the newest edition holding a rule is the
+        one searched."""
         import pyoxigraph as ox
 
         date = ox.NamedNode(V.effectiveDate)
         for quad in kb.store.quads_for_pattern(None, date, None, None):
             if isinstance(quad.graph_name, ox.NamedNode):
                 self.editions[quad.graph_name.value] = quad.object.value
+
+    def _read_by_graph(self, kb: KnowledgeBase, rules: set[str]) -> None:
+        """The titles and official texts of ``rules`` with the named graphs stating them: the text of
+        the newest edition is chosen, a curated title preferred."""
+        import pyoxigraph as ox
+
+        self._read_editions(kb)
         predicates = {ox.NamedNode(predicate): name for predicate, name in _RULE_BY_GRAPH.items()}
         for rule in rules:
             node = ox.NamedNode(rule)
