@@ -120,7 +120,7 @@ def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> UserDirs:
 @pytest.fixture(scope="session")
 def kb(_isolated_user_dirs: None) -> Any:
     """The knowledge base built from the bundled ontology/ and data/ only, in the session's cache."""
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     return open_kb()
 
@@ -141,7 +141,7 @@ def small_kb_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def small_kb(small_kb_env: dict[str, str]) -> Any:
     """The fixture knowledge base, opened. The environment is changed only while it is built and
     opened, so the bundled ``kb`` never sees it."""
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     with pytest.MonkeyPatch.context() as patch:
         for key, value in small_kb_env.items():

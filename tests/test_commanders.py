@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from card_pool import expected_slugs, load_subset
 
-from mtgkb.iris import card_iri, mint
+from mtgkb.kb.iris import card_iri, mint
 
 # --------------------------------------------------------------------------------------------------
 # Bad input, on the bundled knowledge base

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.iris import mint, rule_iri
-from mtgkb.paths import cache_dir, imports_dir
-from mtgkb.store import open_kb
+from mtgkb.app import open_kb
+from mtgkb.core.paths import cache_dir, imports_dir
+from mtgkb.kb.iris import mint, rule_iri
 
 EDITION = "2026-04-17"
 DERIVED = "2026-06-19"

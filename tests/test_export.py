@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.export import export, resolve_graph, short_name, to_networkx
-from mtgkb.iris import mint
-from mtgkb.store import graph_label
-from mtgkb.vocab import V
+from mtgkb.exporters.writers import export, resolve_graph, short_name, to_networkx
+from mtgkb.kb.iris import mint
+from mtgkb.kb.store import graph_label
+from mtgkb.kb.vocab import V
 
 DECLARE_BLOCKERS = mint("step", "declare-blockers")
 TURN_GRAPH = mint("graph", "data", "turn")

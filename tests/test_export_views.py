@@ -8,8 +8,8 @@ import json
 import networkx as nx
 import pytest
 
-from mtgkb.export_views import export_view, neighbourhood, partners_view
-from mtgkb.iris import card_iri, mint
+from mtgkb.exporters.views import export_view, neighbourhood, partners_view
+from mtgkb.kb.iris import card_iri, mint
 
 
 def test_partners_view_has_cards_as_nodes_and_pairs_as_labelled_edges(kb) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.nquads import atomic_text_file, temporary_sibling
+from mtgkb.core.nquads import atomic_text_file, temporary_sibling
 
 TURN = ["export", "--format", "nt", "--graph", "data/turn", "-q"]
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from mtgkb.query_limits import QueryTimeout, run_with_limit
+from mtgkb.kb.query_limits import QueryTimeout, run_with_limit
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import card_iri, mint, rule_iri
+from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.kb.iris import card_iri, mint, rule_iri
 from mtgkb.lookups.card import card_report
 from mtgkb.lookups.common import with_iri
 from mtgkb.lookups.rule import parse_rule_number, rule_report
@@ -272,7 +272,7 @@ def test_bundled_yuriko_has_commander_ninjutsu_citing_702_49d(kb) -> None:
 
 
 def test_bundled_silver_fur_master_has_ninjutsu_and_changes_ninjutsu(kb) -> None:
-    from mtgkb.text.lookups import render_card
+    from mtgkb.cli.render.lookups import render_card
 
     card = card_report(kb, "Silver-Fur Master")
     ninjutsu = mint("mechanic", "ninjutsu")

@@ -17,7 +17,7 @@ from card_pool import (
     user_state,
 )
 
-from mtgkb.iris import card_iri, mint, normalise_ruling_text
+from mtgkb.kb.iris import card_iri, mint, normalise_ruling_text
 
 MTGJSON_FILE = Path("cards") / "mtgjson-atomic-merged-20260103.json.gz"
 SCRYFALL_FILE = Path("cards") / "scryfall-commanders-20260429.json"
@@ -162,8 +162,8 @@ def test_curated_files_are_untouched_by_imports(card_pool) -> None:
 
 
 def test_reimport_gives_identical_counts(card_pool, shared_data: Path) -> None:
+    from mtgkb.app import open_kb
     from mtgkb.importers.mtgjson import import_mtgjson
-    from mtgkb.store import open_kb
 
     with user_dirs(card_pool.data_dir.parent):
         again = import_mtgjson(shared_data / MTGJSON_FILE)
@@ -252,7 +252,7 @@ def test_a_damaged_record_is_named_and_left_out_and_the_rest_imported(tmp_path: 
 
 
 def test_a_file_of_mostly_damaged_records_is_refused(tmp_path: Path, atomic: dict) -> None:
-    from mtgkb.errors import ImportFileError
+    from mtgkb.core.errors import ImportFileError
     from mtgkb.importers.mtgjson import import_mtgjson
 
     names = ["Satoru Umezawa", "Yuriko, the Tiger's Shadow", "Thrasios, Triton Hero"]

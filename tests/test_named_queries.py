@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import card_iri, mint
-from mtgkb.named_queries import catalogue, get_query, parse_param_options, run_named
+from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.kb.iris import card_iri, mint
+from mtgkb.kb.named_queries import catalogue, get_query, parse_param_options, run_named
 
 QUERIES = catalogue().queries
 REQUIRED = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.iris import mint
+from mtgkb.kb.iris import mint
 
 
 def run_json(run_cli_on_pool, *argv: str) -> dict:

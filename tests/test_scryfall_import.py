@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from card_pool import expected_slugs, load_subset, oracle_card, user_dirs, user_state
 
-from mtgkb.iris import card_iri, mint, ruling_iri
+from mtgkb.kb.iris import card_iri, mint, ruling_iri
 
 SCRYFALL_FILE = Path("cards") / "scryfall-commanders-20260429.json"
 MTGJSON_FILE = Path("cards") / "mtgjson-atomic-merged-20260103.json.gz"
@@ -25,7 +25,7 @@ def _import(run_cli, tmp: Path, *args: str) -> dict:
 
 
 def _kb(tmp: Path):
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     with user_dirs(tmp):
         return open_kb()

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.errors import MtgkbError
-from mtgkb.iris import card_iri, rule_iri
+from mtgkb.core.errors import MtgkbError
+from mtgkb.core.progress import ProgressUpdate
+from mtgkb.kb.iris import card_iri, rule_iri
 from mtgkb.lookups import search_index
 from mtgkb.lookups.search import search
 from mtgkb.lookups.search_fts import match_expression
-from mtgkb.progress import ProgressUpdate
 
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -26,7 +26,7 @@ _TOKEN = re.compile(r"[^\W_]+")
 def fresh_kb(small_kb_env: dict[str, str], tmp_path: Path):
     """The fixture KB in a cache of its own, for tests that build, damage or remove the index (the
     tests that only search use the session's ``small_kb``)."""
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     with pytest.MonkeyPatch.context() as patch:
         for key, value in {**small_kb_env, "MTGKB_CACHE_DIR": str(tmp_path / "cache")}.items():
