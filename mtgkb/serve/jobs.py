@@ -62,8 +62,8 @@ def status_of(error: MtgkbError) -> int:
     from mtgkb.serve.limits import RequestTooLarge
     from mtgkb.sparql import UpdateRefused
 
-    if isinstance(error, NotFoundError):
-        return 404
+    if isinstance(error, NotFoundError) or isinstance(error.__cause__, NotFoundError):
+        return 404  # a name that matches nothing (also when reported as a field of a situation)
     if isinstance(error, UpdateRefused | ServiceRefused | ResultTooLarge):
         return 403
     if isinstance(error, RequestTooLarge):
@@ -77,8 +77,10 @@ def error_document(error: MtgkbError) -> dict[str, Any]:
     """The JSON error object, as ``--json`` prints it for a failed command (without the exit status)."""
     document: dict[str, Any] = {"error": error.message, "hint": error.hint}
     for extra in ("suggestions", "candidates"):
-        if hasattr(error, extra):
-            document[extra] = getattr(error, extra)
+        for source in (error, error.__cause__):
+            if hasattr(source, extra):
+                document[extra] = getattr(source, extra)
+                break
     return document
 
 

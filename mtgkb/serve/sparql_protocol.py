@@ -49,17 +49,26 @@ def text_error(error: MtgkbError, status: int | None = None) -> Response:
 
 
 async def read_body(request: Request, limit: int, what: str = "the request body") -> bytes:
-    """The body, refused with 413 as soon as it is known to pass ``limit`` bytes."""
+    """The body, refused with 413 once it passes ``limit`` bytes. The rest of a refused body is still
+    read (up to a bound), so that a client that sends it all before reading hears why."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise RequestTooLarge(what, limit)
+    too_large = declared is not None and declared.isdigit() and int(declared) > limit
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise RequestTooLarge(what, limit)
+            too_large = True
+        if too_large:
+            if size > _DRAIN_LIMIT:
+                break
+            continue
         chunks.append(chunk)
+    if too_large:
+        raise RequestTooLarge(what, limit)
     return b"".join(chunks)
+
+
+_DRAIN_LIMIT = 64 * 1024 * 1024
 
 
 def _decode(data: bytes, what: str) -> str:
