@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.query_limits import QueryTimeout, run_with_limit
+from mtgkb.kb.query_limits import QueryTimeout, run_with_limit
 
 _register_commands()
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"

@@ -15,8 +15,8 @@ from rdflib.compare import isomorphic
 from serve_helpers import get_query, http, post_form, post_query, running_server, worker_pids
 from SPARQLWrapper import CSV, JSON, JSONLD, N3, POST, RDFXML, TSV, TURTLE, XML, SPARQLWrapper
 
-from mtgkb.iris import mint
-from mtgkb.vocab import PREFIXES, sparql_prefixes
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import PREFIXES, sparql_prefixes
 
 STEPS = "SELECT ?step ?order WHERE { ?step a mtgkb:Step ; mtgkb:stepOrder ?order } ORDER BY ?order ?step"
 STEP_GRAPH = "CONSTRUCT { ?step ?p ?o } WHERE { ?step a mtgkb:Step ; ?p ?o }"

@@ -1,5 +1,7 @@
 """The ``mtgkb`` command line: a thin layer that parses options, calls the library and hands the
-result to :mod:`mtgkb.output`. One module per command group; each registers its commands on ``cli``."""
+result to :mod:`mtgkb.cli.output`. One module per command group; each registers its commands on ``cli``.
+The top layer: may import anything in mtgkb; nothing imports it but ``__main__`` and the other front
+end beside it, ``mtgkb.serve`` (for the JSON ``--json`` prints)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 import click
 
 from mtgkb import __version__
-from mtgkb.errors import Interrupted, MtgkbError
+from mtgkb.core.errors import Interrupted, MtgkbError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 #: A file a command reads: click checks that it exists before the command runs.

@@ -75,10 +75,11 @@ def serve(
       mtgkb serve --port 8080 --timeout 10
       curl -H 'Accept: text/csv' 'http://127.0.0.1:7878/sparql?query=SELECT%20*%20%7B%3Fs%20%3Fp%20%3Fo%7D%20LIMIT%203'
     """
-    from mtgkb.output import diagnostic, emit
+    from mtgkb.app import open_kb
+    from mtgkb.cli.output import diagnostic, emit
+    from mtgkb.cli.render.serve import render_serve
     from mtgkb.serve.limits import Limits
     from mtgkb.serve.server import bind, is_loopback, run, serve_info
-    from mtgkb.store import open_kb
 
     limits = Limits(timeout, max_result_mb * 1024 * 1024, max_request_kb * 1024, workers)
     kb = open_kb(progress_reporter())
@@ -91,7 +92,7 @@ def serve(
         )
 
     def ready() -> None:
-        emit(info, as_json)
+        emit(info, as_json, render_serve)
         sys.stdout.flush()
 
     try:

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 # For query results --json means the W3C SPARQL results JSON, not a dump of our dataclass.
 results_json_option = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
@@ -44,8 +44,8 @@ timeout_option = click.option(
 
 
 def _limited(run: Callable[[], Any], timeout: float | None) -> Any:
-    """``run()`` under the time limit, Ctrl-C stopping it at once (see mtgkb.query_limits)."""
-    from mtgkb.query_limits import DEFAULT_TIMEOUT, run_with_limit
+    """``run()`` under the time limit, Ctrl-C stopping it at once (see mtgkb.kb.query_limits)."""
+    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, run_with_limit
 
     return run_with_limit(run, DEFAULT_TIMEOUT if timeout is None else timeout)
 
@@ -77,15 +77,21 @@ def sparql(
       mtgkb sparql queries/mechanic-steps.rq --format csv
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
     """
-    from mtgkb.named_queries import parse_param_options
-    from mtgkb.sparql import bind_params, read_query_argument, run_query
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.kb.named_queries import parse_param_options
+    from mtgkb.kb.sparql import bind_params, read_query_argument, run_query
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
     given = parse_param_options(params)
     kb = open_kb(progress_reporter())
-    emit(_limited(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout), False)
+    from mtgkb.cli.render.sparql import render_result
+
+    emit(
+        _limited(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout),
+        False,
+        render_result,
+    )
 
 
 @cli.command()
@@ -97,9 +103,10 @@ def queries(as_json: bool) -> None:
     Example:
       mtgkb queries
     """
-    from mtgkb.named_queries import catalogue
+    from mtgkb.cli.render.sparql import render_catalogue
+    from mtgkb.kb.named_queries import catalogue
 
-    emit(catalogue(), as_json)
+    emit(catalogue(), as_json, render_catalogue)
 
 
 @cli.command()
@@ -117,11 +124,13 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | 
       mtgkb query card-rulings --param card="Ninja of the Deep Hours"
       mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
     """
-    from mtgkb.named_queries import get_query, parse_param_options, run_named
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.kb.named_queries import get_query, parse_param_options, run_named
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)
     get_query(name)  # an unknown name is reported before the store is opened
     kb = open_kb(progress_reporter())
-    emit(_limited(lambda: run_named(kb, name, given, output_format), timeout), False)
+    from mtgkb.cli.render.sparql import render_result
+
+    emit(_limited(lambda: run_named(kb, name, given, output_format), timeout), False, render_result)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.routing import Route
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
 from mtgkb.serve.jobs import Job, error_reply
 from mtgkb.serve.sparql_protocol import ProtocolError, read_body, reply_response
 

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
 from mtgkb.serve import api, static
 from mtgkb.serve.jobs import error_reply
 from mtgkb.serve.limits import Limits

@@ -11,14 +11,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import mint
+from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.kb.iris import mint
+from mtgkb.kb.sparql import compact_iri
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import kind_of
-from mtgkb.sparql import compact_iri
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 _RULE_NUMBER = re.compile(r"^\d{3}(\.\d+[a-z]?)?\.?$")
 _RDFS_CLASS = "http://www.w3.org/2000/01/rdf-schema#Class"
@@ -68,7 +68,7 @@ _NORMALISED: dict[str, list[tuple[str, str, str, str]]] = {}
 def complete(kb: KnowledgeBase, text: str, limit: int = 12) -> NameCompletions:
     """Names of cards, mechanics, steps, zones and concepts that start with ``text`` (then those that
     hold it), and the rule when ``text`` is a rule number."""
-    from mtgkb.names import normalise
+    from mtgkb.kb.names import normalise
 
     wanted = normalise(text)
     if not wanted:
@@ -95,7 +95,7 @@ def complete(kb: KnowledgeBase, text: str, limit: int = 12) -> NameCompletions:
 
 def resolve_node(kb: KnowledgeBase, text: str) -> str:
     """The IRI of ``text``: an IRI, a prefixed name, a rule number, or a name the knowledge base knows."""
-    from mtgkb.named_queries import resolve_iri
+    from mtgkb.kb.iri_arguments import resolve_iri
 
     value = text.strip()
     if not value:
@@ -108,7 +108,7 @@ def resolve_node(kb: KnowledgeBase, text: str) -> str:
         raise NotFoundError("rule", number, [])
     iri = resolve_iri(kb, value, None) if "://" in value or ":" in value else None
     if iri is None:
-        from mtgkb.names import resolve
+        from mtgkb.kb.names import resolve
 
         iri = resolve(kb.names, value, ("card", "mechanic", "step", "zone", "concept")).iri
     if not _exists(kb, iri):

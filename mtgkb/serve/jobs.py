@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.serve.limits import CappedBuffer, Limits, ResultTooLarge
 from mtgkb.serve.negotiation import ResultFormat, choose, media_types
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 JSON = "application/json"
 TEXT = "text/plain; charset=utf-8"
@@ -58,9 +58,9 @@ def run_job(kb: KnowledgeBase, job: Job, limits: Limits) -> Reply:
 
 def status_of(error: MtgkbError) -> int:
     """The HTTP status for a library error."""
-    from mtgkb.query_limits import QueryTimeout, ServiceRefused
+    from mtgkb.kb.query_limits import QueryTimeout, ServiceRefused
+    from mtgkb.kb.sparql import UpdateRefused
     from mtgkb.serve.limits import RequestTooLarge
-    from mtgkb.sparql import UpdateRefused
 
     if isinstance(error, NotFoundError) or isinstance(error.__cause__, NotFoundError):
         return 404  # a name that matches nothing (also when reported as a field of a situation)
@@ -97,12 +97,12 @@ def error_reply(error: MtgkbError, json_body: bool, status: int | None = None) -
 
 
 def sparql_reply(kb: KnowledgeBase, payload: dict[str, Any], limits: Limits) -> Reply:
-    """Evaluate the query with the CLI's checks (mtgkb.sparql.evaluate: no update, no SERVICE, the
+    """Evaluate the query with the CLI's checks (mtgkb.kb.sparql.evaluate: no update, no SERVICE, the
     parser's message for a malformed query), then write it in the negotiated format within the
     result-size limit."""
     import pyoxigraph as ox
 
-    from mtgkb.sparql import evaluate
+    from mtgkb.kb.sparql import evaluate
 
     answer = evaluate(kb, payload["query"], None, payload.get("default_graphs"), payload.get("named_graphs"))
     graph = isinstance(answer, ox.QueryTriples)
@@ -137,7 +137,7 @@ def write_graph(
     ours)."""
     import pyoxigraph as ox
 
-    from mtgkb.vocab import PREFIXES
+    from mtgkb.kb.vocab import PREFIXES
 
     syntax = {
         "ttl": ox.RdfFormat.TURTLE,
@@ -170,8 +170,8 @@ def _results_format(chosen: ResultFormat) -> Any:
 
 def api_reply(kb: KnowledgeBase, payload: dict[str, Any], limits: Limits) -> Reply:
     """Call the library function behind ``payload["call"]`` and answer with the JSON that the CLI's
-    ``--json`` prints for the same result (mtgkb.output.to_jsonable)."""
-    from mtgkb.output import to_jsonable
+    ``--json`` prints for the same result (mtgkb.cli.output.to_jsonable)."""
+    from mtgkb.cli.output import to_jsonable
 
     call = API_CALLS.get(payload["call"])
     if call is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
 
 #: Seconds a query or an API call may run before its worker is stopped.
 DEFAULT_TIMEOUT = 30.0

@@ -19,7 +19,7 @@ import sys
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from mtgkb.query_limits import QueryTimeout
+from mtgkb.kb.query_limits import QueryTimeout
 from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
 
@@ -29,11 +29,11 @@ _START_TIMEOUT = 120.0  # seconds a new worker may take to open the store
 def worker_main(connection: Connection, store_path: str, limits: Limits) -> None:
     """A worker's life: open the store, say so, then answer jobs until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops its workers
+    from mtgkb.kb.store import open_store
     from mtgkb.serve.jobs import run_job
-    from mtgkb.store import open_built
 
     try:
-        kb = open_built(Path(store_path))
+        kb = open_store(Path(store_path))
     except Exception as error:
         connection.send(("failed", f"{type(error).__name__}: {error}"))
         return

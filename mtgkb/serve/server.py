@@ -8,11 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
 from mtgkb.serve.limits import Limits
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 
 @dataclass

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
 from mtgkb.serve.jobs import Job, Reply, error_reply, media_type_header
 from mtgkb.serve.limits import CappedBuffer, RequestTooLarge
 from mtgkb.serve.negotiation import acceptable_for_any, choose, media_types
@@ -113,7 +113,7 @@ async def protocol_request(request: Request, limit: int) -> dict[str, list[str]]
 
 
 def _update_refused() -> MtgkbError:
-    from mtgkb.sparql import UpdateRefused
+    from mtgkb.kb.sparql import UpdateRefused
 
     return UpdateRefused(
         "the knowledge base is read-only: SPARQL Update is not supported",
