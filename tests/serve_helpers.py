@@ -156,3 +156,62 @@ def worker_pids(server: Server) -> list[int]:
             if b"spawn_main" in handle.read() and b"resource_tracker" not in handle.read():
                 found.append(int(entry))
     return found
+
+
+def load(
+    server: Server,
+    requests: list[tuple[str, str, bytes | None, dict[str, str]]],
+    clients: int,
+    per_client: int,
+    deadline: float,
+) -> tuple[list[float], list[str]]:
+    """``clients`` threads, each sending ``per_client`` of ``requests`` (method, path, body, headers) in
+    turn over one kept-alive connection, all stopping at ``deadline`` (time.monotonic()). Returns the
+    latencies in seconds and a description of every error (any status but 200, or no answer)."""
+    import http.client
+    import time
+
+    host, port = urllib.parse.urlsplit(server.url).netloc.rsplit(":", 1)
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def client(number: int) -> None:
+        connection = http.client.HTTPConnection(host, int(port), timeout=60)
+        try:
+            for at in range(per_client):
+                if time.monotonic() > deadline:
+                    with lock:
+                        errors.append(f"client {number} ran out of time after {at} requests")
+                    return
+                method, path, body, headers = requests[(number + at) % len(requests)]
+                started = time.perf_counter()
+                try:
+                    connection.request(method, path, body=body, headers=headers)
+                    response = connection.getresponse()
+                    payload = response.read()
+                except (OSError, http.client.HTTPException) as error:
+                    with lock:
+                        errors.append(f"{method} {path}: {error!r}")
+                    connection.close()
+                    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+                    continue
+                elapsed = time.perf_counter() - started
+                with lock:
+                    latencies.append(elapsed)
+                    if response.status != 200:
+                        errors.append(f"{method} {path}: {response.status} {payload[:200]!r}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0) + 60)
+    return latencies, errors
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(fraction * len(ordered)), len(ordered) - 1)]
