@@ -76,7 +76,9 @@ def main() -> None:
                         sys.exit(f"{package}@{version} has no {member}")
                     (VENDOR / name).write_bytes(source.read())
             lines.append(f"{package} {version} ({licence}) {actual}")
-            lines += [f"  {member.removeprefix('package/')} -> vendor/{name}" for member, name in files.items()]
+            lines += [
+                f"  {member.removeprefix('package/')} -> vendor/{name}" for member, name in files.items()
+            ]
             print(f"vendored {package}@{version} ({actual})")
     (VENDOR / "VENDORED.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -157,3 +157,51 @@ def test_remote_errors_are_clear(oxigraph) -> None:
     assert scheme.exit_code == 2 and "not an http(s) URL" in scheme.stderr
     no_store = _invoke("push", "--endpoint", "http://127.0.0.1:9/sparql")
     assert no_store.exit_code == 2 and "--graph-store" in no_store.stderr
+
+
+def test_a_user_and_password_in_the_graph_store_url_answer_basic_auth(kb) -> None:
+    """Any Graph Store Protocol server, here a stdlib one that wants Basic auth: one PUT per graph,
+    each with the credentials the URL gives (and the URL shown without them)."""
+    import base64
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from mtgkb.exporters.push import push
+
+    received: list[tuple[str, int]] = []
+    expected = "Basic " + base64.b64encode(b"dba:s3cret").decode()
+
+    class GraphStore(BaseHTTPRequestHandler):
+        def do_PUT(self) -> None:
+            body = b""
+            if self.headers.get("Transfer-Encoding") == "chunked":
+                while size := int(self.rfile.readline().strip(), 16):
+                    body += self.rfile.read(size)
+                    self.rfile.readline()
+                self.rfile.readline()
+            if self.headers.get("Authorization") != expected:
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="graphs"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            received.append((self.path, body.count(b"\n")))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), GraphStore)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        summary = push(kb, f"http://dba:s3cret@127.0.0.1:{port}/store")
+    finally:
+        server.shutdown()
+    assert len(received) == len(kb.meta["graphs"]) + 1
+    assert received[-1][0] == "/store?default"
+    assert sum(lines for _, lines in received) == summary.triples
+    assert summary.graph_store == f"http://dba:s3cret@127.0.0.1:{port}/store"
+    wrong = _invoke("push", "--graph-store", f"http://dba:wrong@127.0.0.1:{_free_port()}/store")
+    assert wrong.exit_code == 2 and "s3cret" not in wrong.stderr and "wrong" not in wrong.stderr

@@ -65,8 +65,11 @@ def test_search_draw_expand_and_ask_a_verdict(server, browser, tmp_path: Path) -
     from selenium.webdriver.common.by import By
 
     browser.get(server.url)
-    _wait(browser, lambda d: d.execute_script("return !!(window.mtgkbExplorer && window.mtgkbExplorer.cy)"),
-          "the page did not set up its graph")
+    _wait(
+        browser,
+        lambda d: d.execute_script("return !!(window.mtgkbExplorer && window.mtgkbExplorer.cy)"),
+        "the page did not set up its graph",
+    )
 
     # Search a card: the suggestions offer it, picking it draws its neighbourhood.
     search = browser.find_element(By.ID, "search")
@@ -74,7 +77,11 @@ def test_search_draw_expand_and_ask_a_verdict(server, browser, tmp_path: Path) -
     suggestion = _wait(
         browser,
         lambda d: next(
-            (li for li in d.find_elements(By.CSS_SELECTOR, "#suggestions li") if "Ninja of the Deep Hours" in li.text),
+            (
+                li
+                for li in d.find_elements(By.CSS_SELECTOR, "#suggestions li")
+                if "Ninja of the Deep Hours" in li.text
+            ),
             False,
         ),
         "no suggestion for the card",
@@ -87,7 +94,11 @@ def test_search_draw_expand_and_ask_a_verdict(server, browser, tmp_path: Path) -
     assert nodes >= 3 and edges >= 2
     card = "https://w3id.org/mtgkb/card/ninja-of-the-deep-hours"
     assert browser.execute_script(f"return window.mtgkbExplorer.cy.getElementById('{card}').nonempty()")
-    _wait(browser, lambda d: "Ninja of the Deep Hours" in d.find_element(By.ID, "details").text, "no card details")
+    _wait(
+        browser,
+        lambda d: "Ninja of the Deep Hours" in d.find_element(By.ID, "details").text,
+        "no card details",
+    )
     details = browser.find_element(By.ID, "details").text
     assert "Ninjutsu" in details and "Rulings" in details and "2021-03-19" in details
     assert f"{nodes} nodes, {edges} edges" in browser.find_element(By.ID, "graph-stats").text
@@ -110,8 +121,10 @@ def test_search_draw_expand_and_ask_a_verdict(server, browser, tmp_path: Path) -
     ).click().perform()
     _wait(
         browser,
-        lambda d: d.execute_script(f"return window.mtgkbExplorer.expanded.has('{ability}')")
-        and _count(d, "nodes") > nodes,
+        lambda d: (
+            d.execute_script(f"return window.mtgkbExplorer.expanded.has('{ability}')")
+            and _count(d, "nodes") > nodes
+        ),
         "clicking the ability did not expand it",
     )
     mechanic = "https://w3id.org/mtgkb/mechanic/ninjutsu"
@@ -151,7 +164,8 @@ def test_the_sparql_editor_is_there_and_offline(server, browser) -> None:
     assert endpoint == server.url + "sparql"
     # Every script and stylesheet the page loads comes from this server.
     sources = browser.execute_script(
-        "return [...document.scripts].map(s => s.src).concat([...document.querySelectorAll('link')].map(l => l.href))"
+        "return [...document.scripts].map(s => s.src)"
+        ".concat([...document.querySelectorAll('link')].map(l => l.href))"
     )
     assert sources and all(source.startswith(server.url) for source in sources if source)
 
@@ -160,4 +174,8 @@ def test_the_page_reports_an_unknown_name(server, browser) -> None:
     from selenium.webdriver.common.by import By
 
     browser.get(server.url + "?node=Thrasois")
-    _wait(browser, lambda d: "did you mean" in d.find_element(By.ID, "graph-stats").text, "no did-you-mean shown")
+    _wait(
+        browser,
+        lambda d: "did you mean" in d.find_element(By.ID, "graph-stats").text,
+        "no did-you-mean shown",
+    )

@@ -92,7 +92,7 @@ def push(
         target = _graph_url(graph_store, None if name == DEFAULT_GRAPH else name)
         request = urllib.request.Request(
             target,
-            data=_ntriples(kb, graph, sent, lambda n, before=done: ticker.update(before + n)),
+            data=_Body(kb, graph, sent, lambda n, before=done: ticker.update(before + n)),
             method="PUT",
             headers={"Content-Type": "application/n-triples", "User-Agent": "mtgkb"},
         )
@@ -115,6 +115,19 @@ class _Sent:
 def _graph_url(graph_store: str, graph: str | None) -> str:
     query = "default" if graph is None else urllib.parse.urlencode({"graph": graph})
     return graph_store + ("&" if "?" in graph_store else "?") + query
+
+
+class _Body:
+    """A graph's N-Triples as a request body that can be sent again: a server asking for credentials
+    first answers 401, and the request is then repeated with them, from the first triple."""
+
+    def __init__(self, kb: KnowledgeBase, graph: Any, sent: _Sent, report: Any) -> None:
+        self._arguments = (kb, graph, sent, report)
+
+    def __iter__(self) -> Iterator[bytes]:
+        sent = self._arguments[2]
+        sent.triples = sent.bytes = 0
+        return _ntriples(*self._arguments)
 
 
 def _ntriples(kb: KnowledgeBase, graph: Any, sent: _Sent, report: Any) -> Iterator[bytes]:

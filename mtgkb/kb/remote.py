@@ -87,20 +87,48 @@ def check_endpoint(url: str) -> None:
 
 
 def send(request: urllib.request.Request, url: str, timeout: float | None) -> tuple[str, bytes]:
-    """(content type, body) of the answer; an error status or no answer is an MtgkbError."""
+    """(content type, body) of the answer; an error status or no answer is an MtgkbError. A user and
+    password in the URL (``http://user:secret@host/…``) answer the server's Basic or Digest challenge."""
+    opener = _opener(request)
+    shown = _without_credentials(url)
     try:
-        with urllib.request.urlopen(request, timeout=timeout or None) as response:
+        with opener.open(request, timeout=timeout or None) as response:
             return response.headers.get("Content-Type", ""), response.read()
     except urllib.error.HTTPError as error:
         detail = error.read(2000).decode("utf-8", "replace").strip()
-        shown = " ".join(detail.split())[:300]
+        text = " ".join(detail.split())[:300]
         raise MtgkbError(
-            f"{url} answered {error.code} {error.reason}" + (f": {shown}" if shown else ""),
+            f"{shown} answered {error.code} {error.reason}" + (f": {text}" if text else ""),
             "check the query, and that the URL is the endpoint's",
         ) from None
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
-        raise MtgkbError(f"cannot reach {url}: {reason}", "check the URL and that the server runs") from None
+        raise MtgkbError(
+            f"cannot reach {shown}: {reason}", "check the URL and that the server runs"
+        ) from None
+
+
+def _opener(request: urllib.request.Request) -> urllib.request.OpenerDirector:
+    parsed = urllib.parse.urlsplit(request.full_url)
+    if parsed.username is None:
+        return urllib.request.build_opener()
+    user = urllib.parse.unquote(parsed.username)
+    password = urllib.parse.unquote(parsed.password or "")
+    request.full_url = _without_credentials(request.full_url)
+    passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+    passwords.add_password(None, request.full_url, user, password)
+    return urllib.request.build_opener(
+        urllib.request.HTTPBasicAuthHandler(passwords), urllib.request.HTTPDigestAuthHandler(passwords)
+    )
+
+
+def _without_credentials(url: str) -> str:
+    parsed = urllib.parse.urlsplit(url)
+    if parsed.username is None:
+        return url
+    host = parsed.hostname or ""
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{parsed.port}" if parsed.port else "")
+    return urllib.parse.urlunsplit(parsed._replace(netloc=netloc))
 
 
 def _result(content_type: str, payload: bytes, fmt: str) -> SparqlResult:
