@@ -312,3 +312,20 @@ def test_the_predeclared_prefixes_work_as_in_the_cli(server) -> None:
     answer = get_query(server, "ASK { card:ninja-of-the-deep-hours a mtgkb:Card }")
     assert answer.status == 200 and answer.json()["boolean"] is True
     assert PREFIXES["card"] in mint("card", "x")
+
+
+def test_a_port_in_use_is_a_clear_error(kb) -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    from mtgkb.cli import _register_commands, cli
+
+    _register_commands()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        result = CliRunner().invoke(cli, ["serve", "--port", port])
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--port" in result.stderr
