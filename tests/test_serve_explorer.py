@@ -179,3 +179,15 @@ def test_the_page_reports_an_unknown_name(server, browser) -> None:
         lambda d: "did you mean" in d.find_element(By.ID, "graph-stats").text,
         "no did-you-mean shown",
     )
+
+
+def test_a_mechanic_shows_its_facts_and_the_rulings_on_it(server, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.url + "?node=mechanic:ninjutsu")
+    _wait(
+        browser, lambda d: "Rulings (" in d.find_element(By.ID, "details").text, "no rulings on the mechanic"
+    )
+    details = browser.find_element(By.ID, "details").text
+    assert "Ninjutsu" in details and "mtgkb:Mechanic" in details
+    assert _count(browser, "nodes") > 1

@@ -21,6 +21,8 @@ const SITUATION_EXAMPLE = {
   },
 };
 
+const RULED = new Set(["mechanic", "step", "phase", "zone", "concept"]);
+
 const explorer = {
   cy: null,
   expanded: new Set(),
@@ -163,7 +165,18 @@ async function details(node) {
   try {
     if (node.kind === "card") pane.replaceChildren(...cardDetails(await api("/api/card/" + encodeURIComponent(node.label))));
     else if (node.kind === "rule") pane.replaceChildren(...ruleDetails(await api("/api/rule/" + iri.split("/").pop())));
-    else pane.replaceChildren(...nodeDetails(await api("/api/node?" + new URLSearchParams({ node: iri }))));
+    else {
+      const found = await api("/api/node?" + new URLSearchParams({ node: iri }));
+      const view = nodeDetails(found);
+      if (RULED.has(node.kind)) {
+        // Rulings that speak of this mechanic, step, zone or concept, newest first.
+        try {
+          const report = await api("/api/rulings/" + encodeURIComponent(found.node.label) + "?limit=10");
+          view.push(...rulings(report.rulings), report.total > 10 ? el("p", { class: "muted" }, `${report.total} in all`) : null);
+        } catch (error) { /* a name shared with a card, or none: the node's own facts stand */ }
+      }
+      pane.replaceChildren(...view.filter(Boolean));
+    }
   } catch (error) {
     showError(pane, error);
   }
