@@ -3,16 +3,20 @@
 SELECT and ASK results come out as the SPARQL 1.1 Query Results formats (JSON, CSV, TSV), written by
 Oxigraph itself, or as an aligned text table with IRIs shortened to the prefixes users already type
 (``card:…``, ``mechanic:…``). CONSTRUCT and DESCRIBE results come out as Turtle, N-Triples or JSON-LD.
-A malformed query is a user mistake: it raises :class:`MtgkbError` naming the line and column.
+A result is lazy: its rows or its text are computed as they are read or written, so an answer of any
+size streams through in the same memory. A malformed query is a user mistake: it raises
+:class:`MtgkbError` naming the line and column.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from mtgkb.errors import MtgkbError
 from mtgkb.query_limits import refuse_service
@@ -35,16 +39,27 @@ _MAX_DETAIL = 160
 
 @dataclass
 class SparqlResult:
-    """One query's answer. ``serialized`` holds the standard-format text (results JSON/CSV/TSV or an RDF
-    syntax); it is None for the ``table`` view of SELECT/ASK, which is rendered from ``rows``."""
+    """One query's answer, computed as it is read. The ``table`` view of a SELECT has ``rows`` (an
+    iterator: the store computes each row when it is read, so read them once); the standard formats
+    (results JSON/CSV/TSV, an RDF syntax) have ``write``, which writes the text to a binary file as
+    the store computes it, or ``serialized`` for an ASK's one-line answer."""
 
     form: str  # "select", "ask" or "graph" (CONSTRUCT and DESCRIBE)
     format: str
     variables: list[str] = field(default_factory=list)
-    rows: list[list[str | None]] = field(default_factory=list)
+    rows: Iterable[list[str | None]] = field(default_factory=list)
     boolean: bool | None = None
-    count: int | None = None  # rows (table view) or triples; None when not counted
+    count: int | None = None  # 1 for ASK; None when not counted (rows and triples stream)
     serialized: str | None = None
+    write: Callable[[BinaryIO], None] | None = field(default=None, repr=False, compare=False)
+
+    def text(self) -> str:
+        """The whole answer in its standard format, in memory: for tests and small answers."""
+        if self.write is None:
+            return self.serialized or ""
+        buffer = io.BytesIO()
+        self.write(buffer)
+        return buffer.getvalue().decode("utf-8")
 
 
 def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
@@ -130,12 +145,19 @@ def _select_result(solutions: Any, fmt: str) -> SparqlResult:
     if fmt in GRAPH_FORMATS:
         raise _graph_format_for_solutions(fmt, "SELECT")
     if fmt == "table":
-        rows = [[compact_term(row[name]) for name in variables] for row in solutions]
-        return SparqlResult("select", fmt, variables, rows, count=len(rows))
-    # Oxigraph streams the rows straight into the standard format; counting them would mean a
-    # second pass, so the count is left unknown.
-    text = solutions.serialize(format=_results_format(fmt)).decode("utf-8")
-    return SparqlResult("select", fmt, variables, count=None, serialized=text)
+        return SparqlResult("select", fmt, variables, _compact_rows(solutions))
+    results_format = _results_format(fmt)
+
+    def write(output: BinaryIO) -> None:
+        # Oxigraph streams the rows straight into the standard format as it computes them.
+        solutions.serialize(output, format=results_format)
+
+    return SparqlResult("select", fmt, variables, write=write)
+
+
+def _compact_rows(solutions: Any) -> Iterator[list[str | None]]:
+    for row in solutions:
+        yield [compact_term(term) for term in row]
 
 
 def _ask_result(answer: Any, fmt: str) -> SparqlResult:
@@ -157,9 +179,12 @@ def _graph_result(triples: Any, fmt: str) -> SparqlResult:
             f"--format {fmt} is for SELECT results; this query returns triples",
             "use --format ttl, nt or jsonld (or table for Turtle)",
         )
-    collected = list(triples)
-    text = ox.serialize(collected, None, rdf_format(target), prefixes=PREFIXES).decode("utf-8")
-    return SparqlResult("graph", target, count=len(collected), serialized=text)
+    syntax = rdf_format(target)
+
+    def write(output: BinaryIO) -> None:
+        ox.serialize(triples, output, syntax, prefixes=PREFIXES)
+
+    return SparqlResult("graph", target, write=write)
 
 
 def _graph_format_for_solutions(fmt: str, form: str) -> MtgkbError:
