@@ -20,7 +20,8 @@ def main() -> None:
     parser.add_argument("--with-imports", action="store_true")
     args = parser.parse_args()
 
-    from mtgkb.store import all_sources, build, curated_sources
+    from mtgkb.app import build
+    from mtgkb.kb.sources import all_sources, curated_sources
 
     sources = all_sources() if args.with_imports else curated_sources()
     seconds = []

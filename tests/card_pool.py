@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtgkb.iris import slugify
+from mtgkb.kb.iris import slugify
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,10 +69,10 @@ def imported_pool(shared_data: Path, base: Path) -> Pool:
     ``base`` (first call only; later calls return the same pool)."""
     global _POOL
     if _POOL is None:
+        from mtgkb.app import open_kb
         from mtgkb.importers.cr_import import import_rules
         from mtgkb.importers.mtgjson import import_mtgjson
         from mtgkb.importers.scryfall import import_scryfall
-        from mtgkb.store import open_kb
 
         before = curated_digest()
         with user_dirs(base):
@@ -129,8 +129,9 @@ def load_subset(shared_data: Path) -> list[dict[str, Any]]:
 def user_state() -> dict[str, Any]:
     """What a refused import must leave alone: the imported files' bytes and the store's fingerprint
     and per-graph triple counts."""
-    from mtgkb.paths import imports_dir
-    from mtgkb.store import all_sources, fingerprint, open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.core.paths import imports_dir
+    from mtgkb.kb.sources import all_sources, fingerprint
 
     folder = imports_dir()
     files = {

@@ -39,7 +39,7 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory) -> None:
 @pytest.fixture(scope="session")
 def kb(_isolated_user_dirs: None):
     """A knowledge base built from the bundled ontology/ and data/ only."""
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     return open_kb()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mtgkb.importers.card_iris import KnownCards, assign_card_iris
 from mtgkb.importers.card_model import CardRecord
-from mtgkb.iris import mint
+from mtgkb.kb.iris import mint
 
 
 def test_records_sharing_an_oracle_id_are_one_node_named_by_the_ordinary_record() -> None:

@@ -14,7 +14,7 @@ from card_pool import expected_slugs, imported_pool, load_subset
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.iris import card_iri, mint
+from mtgkb.kb.iris import card_iri, mint
 
 _register_commands()
 

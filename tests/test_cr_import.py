@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 import mtgkb.cli
-from mtgkb.iris import mint, rule_iri
-from mtgkb.paths import cache_dir, imports_dir
-from mtgkb.store import open_kb
+from mtgkb.app import open_kb
+from mtgkb.core.paths import cache_dir, imports_dir
+from mtgkb.kb.iris import mint, rule_iri
 
 mtgkb.cli._register_commands()
 

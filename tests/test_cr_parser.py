@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.errors import ImportFileError
+from mtgkb.core.errors import ImportFileError
 from mtgkb.importers.cr_text import (
     RulesDocument,
     decode_rules_bytes,

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.paths import imports_dir
-from mtgkb.store import open_kb
+from mtgkb.app import open_kb
+from mtgkb.core.paths import imports_dir
 
 RULES = "SELECT (COUNT(*) AS ?n) WHERE { ?r mtgkb:ruleNumber ?number ; mtgkb:text ?t }"
 CARDS = "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a mtgkb:Card }"

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.export import export, resolve_graph, short_name, to_networkx
-from mtgkb.iris import mint
-from mtgkb.store import graph_label
-from mtgkb.vocab import V
+from mtgkb.exporters.writers import export, resolve_graph, short_name, to_networkx
+from mtgkb.kb.iris import mint
+from mtgkb.kb.store import graph_label
+from mtgkb.kb.vocab import V
 
 _register_commands()
 

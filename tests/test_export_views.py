@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.export_views import export_view, neighbourhood, partners_view
-from mtgkb.iris import card_iri, mint
+from mtgkb.exporters.views import export_view, neighbourhood, partners_view
+from mtgkb.kb.iris import card_iri, mint
 
 _register_commands()
 

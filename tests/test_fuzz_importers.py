@@ -18,13 +18,13 @@ from fuzzing import mutate, odd_text, time_limit
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mtgkb.errors import ImportFileError, MtgkbError
+from mtgkb.core.errors import ImportFileError, MtgkbError
+from mtgkb.core.nquads import QuadWriter
 from mtgkb.importers.card_iris import assign_card_iris
 from mtgkb.importers.card_quads import write_cards, write_rulings
 from mtgkb.importers.cr_text import decode_rules_bytes, parse_comprehensive_rules
 from mtgkb.importers.mtgjson import read_atomic_cards
 from mtgkb.importers.scryfall import read_cards
-from mtgkb.nquads import QuadWriter
 
 RULES = "rules/MagicCompRules-20260417.txt"
 ATOMIC = "cards/mtgjson-atomic-merged-20260103.json.gz"

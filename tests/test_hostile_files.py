@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.nquads import atomic_text_file, temporary_sibling
+from mtgkb.core.nquads import atomic_text_file, temporary_sibling
 
 _register_commands()
 TURN = ["export", "--format", "nt", "--graph", "data/turn", "-q"]

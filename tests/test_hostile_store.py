@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mtgkb import nquads
+from mtgkb.app import build, open_kb
 from mtgkb.cli import _register_commands, cli
-from mtgkb.errors import StoreError
-from mtgkb.paths import cache_dir, imports_dir
-from mtgkb.store import build, open_kb
+from mtgkb.core import nquads
+from mtgkb.core.errors import StoreError
+from mtgkb.core.paths import cache_dir, imports_dir
 
 CARD_TTL = """
 @prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
@@ -56,7 +56,7 @@ def test_commands_waiting_for_a_build_use_it_instead_of_building_again(root: Pat
     # commands started at once on an empty cache do; then let them go.
     cache_dir().mkdir(parents=True)
     code = (
-        "import sys\nfrom mtgkb.store import open_kb\n"
+        "import sys\nfrom mtgkb.app import open_kb\n"
         "kb = open_kb(lambda m: print(m, file=sys.stderr))\nprint(kb.path)"
     )
     with open(cache_dir() / "build.lock", "a") as lock:
@@ -192,7 +192,7 @@ def test_ctrl_c_while_the_store_rebuilds_exits_130_and_reports_the_import_applie
 def test_a_full_disk_during_an_import_or_a_build_is_a_message_and_keeps_the_store(
     root: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mtgkb import store as store_module
+    from mtgkb.kb import build as store_module
 
     rules = str(shared_data / "rules" / "MagicCompRules-20260417.txt")
     previous = open_kb()

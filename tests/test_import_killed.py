@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from mtgkb.app import open_kb
+from mtgkb.core.paths import imports_dir
 from mtgkb.importers.cr_import import import_rules
-from mtgkb.paths import imports_dir
-from mtgkb.store import open_kb
 
 RULES_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?r mtgkb:text ?t ; mtgkb:ruleNumber ?number }"
 CARD_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?c a mtgkb:Card }"

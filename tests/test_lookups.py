@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import card_iri, mint, rule_iri
+from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.kb.iris import card_iri, mint, rule_iri
 from mtgkb.lookups.card import card_report
 from mtgkb.lookups.common import with_iri
 from mtgkb.lookups.rule import parse_rule_number, rule_report
@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "lookups"
 def small_kb(tmp_path_factory: pytest.TempPathFactory):
     """The fixture KB. The environment is changed only while it is built and opened, so the
     session-wide ``kb`` fixture never sees it."""
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGKB_ROOT", str(FIXTURES))
@@ -290,7 +290,7 @@ def test_bundled_yuriko_has_commander_ninjutsu_citing_702_49d(kb) -> None:
 
 
 def test_bundled_silver_fur_master_has_ninjutsu_and_changes_ninjutsu(kb) -> None:
-    from mtgkb.text.lookups import render_card
+    from mtgkb.cli.render.lookups import render_card
 
     card = card_report(kb, "Silver-Fur Master")
     ninjutsu = mint("mechanic", "ninjutsu")

@@ -14,8 +14,8 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from mtgkb.iris import mint, rule_iri
-from mtgkb.vocab import V
+from mtgkb.kb.iris import mint, rule_iri
+from mtgkb.kb.vocab import V
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MECHANICS_DIR = REPO_ROOT / "data" / "mechanics"

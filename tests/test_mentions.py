@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb.mentions import MENTIONS_GRAPH, mentions
+from mtgkb.kb.mentions import MENTIONS_GRAPH, mentions
 
 KB_TTL = """
 @prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
@@ -53,7 +53,7 @@ def test_a_mechanic_written_in_data_finds_its_rulings(
     monkeypatch.setenv("MTGKB_ROOT", str(tmp_path / "kb"))
     monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "userdata"))
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     kb = open_kb()
     rows = kb.select("SELECT ?r ?m WHERE { GRAPH ?g { ?r mtgkb:mentions ?m } }", g=MENTIONS_GRAPH)

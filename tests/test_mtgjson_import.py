@@ -20,7 +20,7 @@ from card_pool import (
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.iris import card_iri, mint, normalise_ruling_text
+from mtgkb.kb.iris import card_iri, mint, normalise_ruling_text
 
 _register_commands()
 
@@ -172,8 +172,8 @@ def test_curated_files_are_untouched_by_imports(pool) -> None:
 
 
 def test_reimport_gives_identical_counts(pool, shared_data: Path) -> None:
+    from mtgkb.app import open_kb
     from mtgkb.importers.mtgjson import import_mtgjson
-    from mtgkb.store import open_kb
 
     with user_dirs(pool.data_dir.parent):
         again = import_mtgjson(shared_data / MTGJSON_FILE)
@@ -260,7 +260,7 @@ def test_a_damaged_record_is_named_and_left_out_and_the_rest_imported(tmp_path: 
 
 
 def test_a_file_of_mostly_damaged_records_is_refused(tmp_path: Path, atomic: dict) -> None:
-    from mtgkb.errors import ImportFileError
+    from mtgkb.core.errors import ImportFileError
     from mtgkb.importers.mtgjson import import_mtgjson
 
     names = ["Satoru Umezawa", "Yuriko, the Tiger's Shadow", "Thrasios, Triton Hero"]

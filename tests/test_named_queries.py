@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import card_iri, mint
-from mtgkb.named_queries import catalogue, get_query, parse_param_options, run_named
+from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.kb.iris import card_iri, mint
+from mtgkb.kb.named_queries import catalogue, get_query, parse_param_options, run_named
 
 _register_commands()
 

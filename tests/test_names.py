@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mtgkb.errors import AmbiguousNameError, NotFoundError
-from mtgkb.iris import mint
-from mtgkb.names import normalise, resolve, suggest
+from mtgkb.core.errors import AmbiguousNameError, NotFoundError
+from mtgkb.kb.iris import mint
+from mtgkb.kb.names import normalise, resolve, suggest
 
 
 def _entry(name: str, kind: str = "card") -> list[str]:

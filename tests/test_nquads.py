@@ -7,7 +7,7 @@ import io
 import pyoxigraph as ox
 import pytest
 
-from mtgkb.nquads import QuadWriter, literal
+from mtgkb.core.nquads import QuadWriter, literal
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from card_pool import imported_pool, user_dirs
 from click.testing import CliRunner, Result
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.iris import mint
+from mtgkb.kb.iris import mint
 
 _register_commands()
 

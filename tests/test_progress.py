@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from mtgkb.cli.progress_display import ProgressDisplay
-from mtgkb.progress import ProgressUpdate, Ticker
+from mtgkb.core.progress import ProgressUpdate, Ticker
 
 
 class _Terminal(io.StringIO):

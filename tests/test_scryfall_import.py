@@ -13,7 +13,7 @@ from card_pool import expected_slugs, load_subset, oracle_card, user_dirs, user_
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.iris import card_iri, mint, ruling_iri
+from mtgkb.kb.iris import card_iri, mint, ruling_iri
 
 _register_commands()
 
@@ -29,7 +29,7 @@ def _import(tmp: Path, *args: str) -> dict:
 
 
 def _kb(tmp: Path):
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     with user_dirs(tmp):
         return open_kb()

@@ -13,19 +13,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mtgkb.errors import MtgkbError
-from mtgkb.iris import card_iri, rule_iri
+from mtgkb.core.errors import MtgkbError
+from mtgkb.core.progress import ProgressUpdate
+from mtgkb.kb.iris import card_iri, rule_iri
 from mtgkb.lookups import search_index
 from mtgkb.lookups.search import search
 from mtgkb.lookups.search_fts import match_expression
-from mtgkb.progress import ProgressUpdate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lookups"
 _TOKEN = re.compile(r"[^\W_]+")
 
 
 def _open_fixture_kb(cache: Path):
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGKB_ROOT", str(FIXTURES))

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.errors import MtgkbError
-from mtgkb.iris import mint
-from mtgkb.sparql import compact_iri, read_query_argument, run_query
-from mtgkb.vocab import PREFIXES
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.iris import mint
+from mtgkb.kb.sparql import compact_iri, read_query_argument, run_query
+from mtgkb.kb.vocab import PREFIXES
 
 _register_commands()
 
@@ -174,7 +174,7 @@ def test_cli_modules_do_not_import_rdflib_or_networkx() -> None:
 
 
 def test_values_go_to_every_group_pattern_that_uses_the_variable() -> None:
-    from mtgkb.sparql_bind import bind, variables
+    from mtgkb.kb.sparql_bind import bind, variables
 
     query = (
         'SELECT ?a WHERE { ?a mtgkb:name "{x} ?m" . FILTER NOT EXISTS { ?a mtgkb:layout ?l } '

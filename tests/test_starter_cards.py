@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from rdflib import RDF, RDFS, Graph, Literal, URIRef, namespace
 
-from mtgkb.iris import BASE, card_iri, mint, normalise_ruling_text, ruling_iri, slugify
-from mtgkb.vocab import V
+from mtgkb.kb.iris import BASE, card_iri, mint, normalise_ruling_text, ruling_iri, slugify
+from mtgkb.kb.vocab import V
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CARD_FILES = sorted((REPO_ROOT / "data" / "cards").glob("*.ttl"))

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from mtgkb import store as store_module
-from mtgkb.errors import StoreError
-from mtgkb.store import all_sources, fingerprint, open_kb
+from mtgkb.app import open_kb
+from mtgkb.core.errors import StoreError
+from mtgkb.kb import build as store_module
+from mtgkb.kb.sources import all_sources, fingerprint
 
 CARD_TTL = """
 @prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
@@ -106,7 +107,8 @@ def test_a_build_killed_midway_is_recovered_by_the_next_run(root: Path) -> None:
     killed = _run(
         """
         import os, signal
-        from mtgkb import store
+        from mtgkb import app
+        from mtgkb.kb import build as store
         real = store._load_source
         calls = []
         def load_then_die(s, source, progress=None):
@@ -115,7 +117,7 @@ def test_a_build_killed_midway_is_recovered_by_the_next_run(root: Path) -> None:
                 os.kill(os.getpid(), signal.SIGKILL)
             real(s, source, progress)
         store._load_source = load_then_die
-        store.open_kb()
+        app.open_kb()
         """
     )
     assert killed.returncode == -9
@@ -126,7 +128,7 @@ def test_a_build_killed_midway_is_recovered_by_the_next_run(root: Path) -> None:
 
 
 def test_two_processes_started_at_once_build_one_store(root: Path) -> None:
-    code = "from mtgkb.store import open_kb; kb = open_kb(); print(kb.path, len(kb.names))"
+    code = "from mtgkb.app import open_kb; kb = open_kb(); print(kb.path, len(kb.names))"
     processes = [
         subprocess.Popen(
             [sys.executable, "-c", code], env=os.environ.copy(), text=True, stdout=subprocess.PIPE
@@ -181,8 +183,8 @@ def test_the_name_index_lists_cards(root: Path) -> None:
 def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name() -> None:
     import io
 
-    from mtgkb.progress import Ticker
-    from mtgkb.store import _CountingReader
+    from mtgkb.core.progress import Ticker
+    from mtgkb.kb.build import _CountingReader
 
     text = b'<s> <p> "a <b> ." <g> .\n<s> <p> <o> <g> .'  # the last line lacks its line break
     raw = io.BufferedReader(io.BytesIO(text))

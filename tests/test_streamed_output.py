@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.errors import MtgkbError
-from mtgkb.output import table, table_lines
-from mtgkb.query_limits import CHUNK_BYTES, QueryTimeout, stream_with_limit
+from mtgkb.cli.output import table, table_lines
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.query_limits import CHUNK_BYTES, QueryTimeout, stream_with_limit
 
 _register_commands()
 
@@ -121,7 +121,7 @@ def test_a_construct_answer_streams_every_triple(kb, triples: int) -> None:
 
 
 def test_the_table_holds_every_row_as_the_store_gives_it(kb) -> None:
-    from mtgkb.sparql import compact_term
+    from mtgkb.kb.sparql import compact_term
 
     result = CliRunner().invoke(cli, ["sparql", QUERY])
     assert result.exit_code == 0, result.output
@@ -262,7 +262,7 @@ def test_a_reader_that_stops_early_stops_the_worker() -> None:
 
 
 def test_an_error_after_the_start_of_the_answer_goes_to_stderr_even_with_json(monkeypatch) -> None:
-    from mtgkb import output
+    from mtgkb.cli import output
 
     def chunks():
         yield b'{"head"'

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
-from mtgkb.iris import mint
-from mtgkb.vocab import V, sparql_prefixes
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import V, sparql_prefixes
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TOPIC_FILES = ("turn", "combat", "zones", "priority", "commander", "copy")

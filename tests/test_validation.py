@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import rdflib
 
-from mtgkb.iris import card_iri, mint, rule_iri, ruling_iri
-from mtgkb.validation import DataFileError, ValidationReport, Violation, validate
+from mtgkb.kb.iris import card_iri, mint, rule_iri, ruling_iri
+from mtgkb.kb.validation import DataFileError, ValidationReport, Violation, validate
 
 SHAPE = "https://w3id.org/mtgkb/shape/"
 

@@ -1,5 +1,6 @@
 """The ``mtgkb`` command line: a thin layer that parses options, calls the library and hands the
-result to :mod:`mtgkb.output`. One module per command group; each registers its commands on ``cli``."""
+result to :mod:`mtgkb.cli.output`. One module per command group; each registers its commands on ``cli``.
+The top layer: may import anything in mtgkb; nothing imports it but ``__main__``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import click
 
 from mtgkb import __version__
-from mtgkb.errors import AnswerCutShort, Interrupted, MtgkbError
+from mtgkb.core.errors import AnswerCutShort, Interrupted, MtgkbError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 #: A file a command reads: click checks that it exists before the command runs.
@@ -146,7 +147,7 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         code = 130
-    from mtgkb.query_limits import query_running
+    from mtgkb.kb.query_limits import query_running
 
     if query_running():
         # A query stopped by its time limit, Ctrl-C or a failed write may still run in Oxigraph's

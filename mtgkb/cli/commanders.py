@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
 
 
 @cli.command()
@@ -24,15 +24,17 @@ def commanders(names: tuple[str, ...], as_json: bool) -> None:
       mtgkb commanders "Wilson, Refined Grizzly" "Folk Hero"
       mtgkb commanders "Rose Tyler" --json
     """
+    from mtgkb.app import open_kb
     from mtgkb.cli.verdict_output import emit_verdict
     from mtgkb.reasoning.commanders import commanders_verdict
-    from mtgkb.store import open_kb
 
     if any(not name.strip() for name in names):
         raise MtgkbError(
             "a card name is empty", 'quote each full name: mtgkb commanders "Pir, Imaginative Rascal" Toothy'
         )
-    emit_verdict(commanders_verdict(open_kb(progress_reporter()), list(names)), as_json)
+    from mtgkb.cli.render.commanders import commanders_text
+
+    emit_verdict(commanders_verdict(open_kb(progress_reporter()), list(names)), as_json, commanders_text)
 
 
 @cli.command()
@@ -53,8 +55,9 @@ def partners(name: tuple[str, ...], limit: int | None, as_json: bool) -> None:
       mtgkb partners "Folk Hero" --limit 5
       mtgkb partners "Rose Tyler" --json
     """
-    from mtgkb.output import emit
+    from mtgkb.app import open_kb
+    from mtgkb.cli.output import emit
+    from mtgkb.cli.render.commanders import partners_text
     from mtgkb.reasoning.partner_graph import partners_report
-    from mtgkb.store import open_kb
 
-    emit(partners_report(open_kb(progress_reporter()), " ".join(name), limit), as_json)
+    emit(partners_report(open_kb(progress_reporter()), " ".join(name), limit), as_json, partners_text)

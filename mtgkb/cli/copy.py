@@ -36,8 +36,8 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
       mtgkb copy "Spark Double" --target "Yuriko, the Tiger's Shadow" --json
       mtgkb copy Clone --target "Sakashima's Student" --situation board.yaml
     """
+    from mtgkb.app import open_kb
     from mtgkb.reasoning.copy import copy_verdict
-    from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
     game = None
@@ -46,4 +46,6 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
         from mtgkb.reasoning.situation import load_situation
 
         game = read_copy_situation(kb, load_situation(situation))
-    emit_verdict(copy_verdict(kb, " ".join(card), target, game), as_json)
+    from mtgkb.cli.render.copy import render_copy
+
+    emit_verdict(copy_verdict(kb, " ".join(card), target, game), as_json, render_copy)

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter, quiet_option
-from mtgkb.errors import MtgkbError
-from mtgkb.output import diagnostic, emit, to_jsonable
+from mtgkb.cli.output import diagnostic, emit, to_jsonable
+from mtgkb.core.errors import MtgkbError
 
 if TYPE_CHECKING:
-    from mtgkb.export import ExportSummary
+    from mtgkb.exporters.writers import ExportSummary
 
 _FORMATS = ("ttl", "nt", "jsonld", "trig", "graphml", "gexf", "dot", "cyjs")
 _VIEWS = ("partners", "turn", "ninjutsu", "around")
@@ -76,12 +76,12 @@ def export(
       mtgkb export --view partners --format gexf -o partners.gexf
       mtgkb export --view around --around "Yuriko, the Tiger's Shadow" --depth 2 --format cyjs
     """
-    from mtgkb.export import export as export_kb
-    from mtgkb.export import resolve_graph
-    from mtgkb.export_views import check_view_options, export_view
-    from mtgkb.nquads import atomic_text_file
-    from mtgkb.store import open_kb
-    from mtgkb.text.export import render_summary
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.export import render_summary
+    from mtgkb.core.nquads import atomic_text_file
+    from mtgkb.exporters.views import check_view_options, export_view
+    from mtgkb.exporters.writers import export as export_kb
+    from mtgkb.exporters.writers import resolve_graph
 
     check_view_options(view, around, graph_name)
     fmt = fmt or ("graphml" if view else "ttl")
@@ -107,4 +107,6 @@ def export(
         raise MtgkbError(f"cannot write {output}: {error.strerror or error}") from error
     summary.output = str(output)
     if not quiet or as_json:
-        emit(summary, as_json)
+        from mtgkb.cli.render.export import render_summary
+
+        emit(summary, as_json, render_summary)

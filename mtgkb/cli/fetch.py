@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 if TYPE_CHECKING:
-    from mtgkb.fetch import DownloadProgress, FetchResult
-    from mtgkb.progress import Progress
+    from mtgkb.core.progress import Progress
+    from mtgkb.importers.fetch import DownloadProgress, FetchResult
 
 
 @cli.group()
@@ -52,7 +52,9 @@ def _download_and_import(
     """Run one of the library's fetch functions with progress on stderr (none with --json)."""
     with _progress_bar(as_json) as bar:
         result = fetch_and_import(url, bar, progress_reporter(as_json))
-    emit(result, as_json)
+    from mtgkb.cli.render.fetch import render_fetch
+
+    emit(result, as_json, render_fetch)
 
 
 @fetch.command("rules")
@@ -65,7 +67,7 @@ def fetch_rules_command(url: str | None, as_json: bool) -> None:
     Example:
       mtgkb fetch rules
     """
-    from mtgkb.fetch import RULES_PAGE, fetch_rules
+    from mtgkb.importers.fetch import RULES_PAGE, fetch_rules
 
     _download_and_import(fetch_rules, url or RULES_PAGE, as_json)
 
@@ -80,6 +82,6 @@ def fetch_cards_command(url: str | None, as_json: bool) -> None:
     Example:
       mtgkb fetch cards
     """
-    from mtgkb.fetch import SCRYFALL_BULK_DATA, fetch_cards
+    from mtgkb.importers.fetch import SCRYFALL_BULK_DATA, fetch_cards
 
     _download_and_import(fetch_cards, url or SCRYFALL_BULK_DATA, as_json)

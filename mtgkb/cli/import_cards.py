@@ -8,7 +8,7 @@ import click
 
 from mtgkb.cli import input_file, json_option, progress_reporter, quiet_option
 from mtgkb.cli.imports import import_group
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 
 @import_group.command("mtgjson")
@@ -26,9 +26,10 @@ def import_mtgjson_command(file: Path, quiet: bool, as_json: bool) -> None:
     Example:
       mtgkb import mtgjson AtomicCards.json.gz
     """
+    from mtgkb.cli.render.imports_cards import render_card_import
     from mtgkb.importers.mtgjson import import_mtgjson
 
-    emit(import_mtgjson(file, progress=progress_reporter(quiet)), as_json)
+    emit(import_mtgjson(file, progress=progress_reporter(quiet)), as_json, render_card_import)
 
 
 @import_group.command("scryfall")
@@ -53,6 +54,11 @@ def import_scryfall_command(file: Path, rulings: Path | None, quiet: bool, as_js
       mtgkb import scryfall oracle-cards.json --rulings rulings.json
       mtgkb import scryfall commanders.json --json
     """
+    from mtgkb.cli.render.imports_cards import render_card_import
     from mtgkb.importers.scryfall import import_scryfall
 
-    emit(import_scryfall(file, rulings_path=rulings, progress=progress_reporter(quiet)), as_json)
+    emit(
+        import_scryfall(file, rulings_path=rulings, progress=progress_reporter(quiet)),
+        as_json,
+        render_card_import,
+    )

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from mtgkb.cli import cli, input_file, json_option, progress_reporter, quiet_option
-from mtgkb.errors import Interrupted
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
+from mtgkb.core.errors import Interrupted
 
 
 class _ImportGroup(click.Group):
@@ -54,6 +54,7 @@ def import_rules_command(file: Path, quiet: bool, as_json: bool) -> None:
       mtgkb import rules "MagicCompRules 20260417.txt"
       mtgkb rules diff 2026-01-16 2026-04-17
     """
+    from mtgkb.cli.render.rules import render_import
     from mtgkb.importers.cr_import import import_rules
 
-    emit(import_rules(file, progress=progress_reporter(quiet)), as_json)
+    emit(import_rules(file, progress=progress_reporter(quiet)), as_json, render_import)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 
 @cli.command()
@@ -19,9 +19,10 @@ def build(as_json: bool) -> None:
     Example:
       mtgkb build
     """
-    from mtgkb.store import build as build_store
+    from mtgkb.app import build as build_store
+    from mtgkb.cli.render.kb import render_build
 
-    emit(build_store(progress=progress_reporter(as_json), force=True), as_json)
+    emit(build_store(progress=progress_reporter(as_json), force=True), as_json, render_build)
 
 
 @cli.command()
@@ -33,10 +34,11 @@ def stats(as_json: bool) -> None:
     Example:
       mtgkb stats --json
     """
-    from mtgkb.stats import knowledge_base_stats
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.kb import render_stats
+    from mtgkb.kb.stats import knowledge_base_stats
 
-    emit(knowledge_base_stats(open_kb(progress_reporter())), as_json)
+    emit(knowledge_base_stats(open_kb(progress_reporter())), as_json, render_stats)
 
 
 @cli.command()
@@ -50,9 +52,11 @@ def validate(as_json: bool) -> None:
     Example:
       mtgkb validate
     """
-    from mtgkb.validation import validate as run_validation
+    from mtgkb.kb.validation import validate as run_validation
 
     report = run_validation()
-    emit(report, as_json)
+    from mtgkb.cli.render.validation import render_validation
+
+    emit(report, as_json, render_validation)
     if not report.conforms:
         raise click.exceptions.Exit(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 #: ``--limit`` of the lists that can run to hundreds (rulings on a zone, cards citing a rule).
 limit_option = click.option(
@@ -32,10 +32,11 @@ def card(name: tuple[str, ...], as_json: bool) -> None:
       mtgkb card thrasios
       mtgkb card brallin skyshark --json
     """
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.lookups import render_card
     from mtgkb.lookups.card import card_report
-    from mtgkb.store import open_kb
 
-    emit(card_report(open_kb(progress_reporter()), " ".join(name)), as_json)
+    emit(card_report(open_kb(progress_reporter()), " ".join(name)), as_json, render_card)
 
 
 @cli.command()
@@ -56,10 +57,11 @@ def rulings(name: tuple[str, ...], limit: int, as_json: bool) -> None:
       mtgkb rulings "commander tax" --limit 5
       mtgkb rulings declare blockers --json
     """
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.lookups import render_rulings
     from mtgkb.lookups.rulings import rulings_report
-    from mtgkb.store import open_kb
 
-    emit(rulings_report(open_kb(progress_reporter()), " ".join(name), limit or None), as_json)
+    emit(rulings_report(open_kb(progress_reporter()), " ".join(name), limit or None), as_json, render_rulings)
 
 
 @cli.command()
@@ -86,10 +88,13 @@ def rule(number: str, edition: str | None, depth: int | None, limit: int, as_jso
       mtgkb rule 903.8 --edition 2026-04-17 --limit 5
       mtgkb rule 702.49 --json
     """
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.lookups import render_rule
     from mtgkb.lookups.rule import rule_report
-    from mtgkb.store import open_kb
 
-    emit(rule_report(open_kb(progress_reporter()), number, edition, depth, limit or None), as_json)
+    emit(
+        rule_report(open_kb(progress_reporter()), number, edition, depth, limit or None), as_json, render_rule
+    )
 
 
 @cli.command()
@@ -111,8 +116,10 @@ def search(text: tuple[str, ...], limit: int, as_json: bool) -> None:
       mtgkb search "commander tax" --limit 3 --json
       mtgkb search '"return an unblocked attacker"'
     """
+    from mtgkb.app import open_kb
     from mtgkb.lookups.search import search as run_search
-    from mtgkb.store import open_kb
 
     progress = progress_reporter()
-    emit(run_search(open_kb(progress), " ".join(text), limit, progress), as_json)
+    from mtgkb.cli.render.lookups import render_search
+
+    emit(run_search(open_kb(progress), " ".join(text), limit, progress), as_json, render_search)

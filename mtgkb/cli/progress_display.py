@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from mtgkb.progress import ProgressUpdate
+from mtgkb.core.progress import ProgressUpdate
 
 _WIDTH = 30
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 
 @cli.group("rules")
@@ -28,10 +28,11 @@ def editions_command(as_json: bool) -> None:
     Example:
       mtgkb rules editions --json
     """
-    from mtgkb.rules_diff import list_editions
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.rules import render_editions
+    from mtgkb.lookups.rules_diff import list_editions
 
-    emit(list_editions(open_kb(progress_reporter())), as_json)
+    emit(list_editions(open_kb(progress_reporter())), as_json, render_editions)
 
 
 @rules_group.command("diff")
@@ -49,8 +50,10 @@ def diff_command(old: str, new: str | None, as_json: bool) -> None:
       mtgkb rules diff 2026-01-16 2026-04-17
       mtgkb rules diff 2026-01-16 --json
     """
-    from mtgkb.rules_diff import diff_editions, resolve_edition
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.lookups.rules_diff import diff_editions, resolve_edition
 
     kb = open_kb(progress_reporter())
-    emit(diff_editions(kb, old, new or resolve_edition(kb)), as_json)
+    from mtgkb.cli.render.rules import render_diff
+
+    emit(diff_editions(kb, old, new or resolve_edition(kb)), as_json, render_diff)

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 
 if TYPE_CHECKING:
-    from mtgkb.sparql import SparqlResult
+    from mtgkb.kb.sparql import SparqlResult
 
 # For query results --json means the W3C SPARQL results JSON, not a dump of our dataclass.
 results_json_option = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
@@ -51,12 +51,13 @@ timeout_option = click.option(
 
 def _answer(run: Callable[[], SparqlResult], timeout: float | None) -> None:
     """Write the answer of ``run()`` to stdout as it is computed, under the time limit, Ctrl-C stopping
-    it at once (see mtgkb.query_limits)."""
-    from mtgkb.output import emit_stream, write_text
-    from mtgkb.query_limits import DEFAULT_TIMEOUT, stream_with_limit
+    it at once (see mtgkb.kb.query_limits)."""
+    from mtgkb.cli.output import emit_stream
+    from mtgkb.cli.render.sparql import write_result
+    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, stream_with_limit
 
     limit = DEFAULT_TIMEOUT if timeout is None else timeout
-    emit_stream(stream_with_limit(lambda output: write_text(run(), output), limit))
+    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit))
 
 
 def _format(fmt: str | None, as_json: bool) -> str:
@@ -86,9 +87,9 @@ def sparql(
       mtgkb sparql queries/mechanic-steps.rq --format csv
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
     """
-    from mtgkb.named_queries import parse_param_options
-    from mtgkb.sparql import bind_params, read_query_argument, run_query
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.kb.named_queries import parse_param_options
+    from mtgkb.kb.sparql import bind_params, read_query_argument, run_query
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
@@ -106,9 +107,10 @@ def queries(as_json: bool) -> None:
     Example:
       mtgkb queries
     """
-    from mtgkb.named_queries import catalogue
+    from mtgkb.cli.render.sparql import render_catalogue
+    from mtgkb.kb.named_queries import catalogue
 
-    emit(catalogue(), as_json)
+    emit(catalogue(), as_json, render_catalogue)
 
 
 @cli.command()
@@ -126,8 +128,8 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | 
       mtgkb query card-rulings --param card="Ninja of the Deep Hours"
       mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
     """
-    from mtgkb.named_queries import get_query, parse_param_options, run_named
-    from mtgkb.store import open_kb
+    from mtgkb.app import open_kb
+    from mtgkb.kb.named_queries import get_query, parse_param_options, run_named
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)

@@ -3,13 +3,18 @@ fixes (0 yes, 1 no; input errors exit 2 through MtgkbError)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import click
 
-from mtgkb.output import emit
+from mtgkb.cli.output import emit
 from mtgkb.reasoning.verdict import Verdict
 
+V = TypeVar("V", bound=Verdict)
 
-def emit_verdict(verdict: Verdict, as_json: bool) -> None:
-    emit(verdict, as_json)
+
+def emit_verdict(verdict: V, as_json: bool, text: Callable[[V], str]) -> None:
+    emit(verdict, as_json, text)
     if not verdict.answer:
         raise click.exceptions.Exit(1)

@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli.output import emit
 from mtgkb.cli.verdict_output import emit_verdict
-from mtgkb.output import emit
 
 _STEP_HELP = "The step or main phase, e.g. declare-blockers, precombat-main (instead of a file)."
 
@@ -85,7 +85,7 @@ def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, Any]:
-    from mtgkb.errors import MtgkbError
+    from mtgkb.core.errors import MtgkbError
     from mtgkb.reasoning.situation import load_situation
     from mtgkb.reasoning.situation_options import TableOptions, situation_from_options
 
@@ -110,7 +110,14 @@ def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, 
     return situation_from_options(card, TableOptions(**options))
 
 
-def _emit(kb: Any, verdict: Any, situation: dict[str, Any], as_json: bool, output_format: str | None) -> None:
+def _emit(
+    kb: Any,
+    verdict: Any,
+    text: Callable[[Any], str],
+    situation: dict[str, Any],
+    as_json: bool,
+    output_format: str | None,
+) -> None:
     if output_format == "ttl":
         from mtgkb.reasoning.verdict_rdf import verdict_turtle
 
@@ -118,7 +125,7 @@ def _emit(kb: Any, verdict: Any, situation: dict[str, Any], as_json: bool, outpu
         if not verdict.answer:
             raise click.exceptions.Exit(1)
         return
-    emit_verdict(verdict, as_json or output_format == "json")
+    emit_verdict(verdict, as_json or output_format == "json", text)
 
 
 @cli.command("can-activate")
@@ -148,12 +155,14 @@ def can_activate(
       mtgkb can-activate "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \
           --step combat-damage --unblocked token:Goblin --json
     """
+    from mtgkb.app import open_kb
     from mtgkb.reasoning.questions import can_activate as run
-    from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, card, situation)
-    _emit(kb, run(kb, game, card, ability, player), game, as_json, output_format)
+    from mtgkb.cli.render.verdict_reports import render_action
+
+    _emit(kb, run(kb, game, card, ability, player), render_action, game, as_json, output_format)
 
 
 @cli.command("can-cast")
@@ -179,12 +188,14 @@ def can_cast(
       mtgkb can-cast "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \
           --step precombat-main --json
     """
+    from mtgkb.app import open_kb
     from mtgkb.reasoning.questions import can_cast as run
-    from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, card, situation)
-    _emit(kb, run(kb, game, card, via, player), game, as_json, output_format)
+    from mtgkb.cli.render.verdict_reports import render_action
+
+    _emit(kb, run(kb, game, card, via, player), render_action, game, as_json, output_format)
 
 
 @cli.command("options")
@@ -201,12 +212,14 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
       mtgkb options --situation combat.yaml
       mtgkb options --situation combat.yaml --player me --json
     """
+    from mtgkb.app import open_kb
     from mtgkb.reasoning.questions import options as run
-    from mtgkb.store import open_kb
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, None, situation)
-    _emit(kb, run(kb, game, player), game, as_json, output_format)
+    from mtgkb.cli.render.verdict_reports import render_options
+
+    _emit(kb, run(kb, game, player), render_options, game, as_json, output_format)
 
 
 @cli.command()
@@ -222,7 +235,8 @@ def timing(card: str, as_json: bool) -> None:
       mtgkb timing "Ninja of the Deep Hours"
       mtgkb timing "Lightning Bolt" --json
     """
+    from mtgkb.app import open_kb
+    from mtgkb.cli.render.verdict_reports import render_timing
     from mtgkb.reasoning.timing_report import timing_report
-    from mtgkb.store import open_kb
 
-    emit(timing_report(open_kb(progress_reporter()), card), as_json)
+    emit(timing_report(open_kb(progress_reporter()), card), as_json, render_timing)

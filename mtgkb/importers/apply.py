@@ -4,11 +4,12 @@ Ctrl-C after that point says so; Ctrl-C before it leaves the data directory as i
 
 from __future__ import annotations
 
-from mtgkb.errors import Interrupted, MtgkbError, StoreError
-from mtgkb.nquads import PendingFiles
-from mtgkb.paths import imports_dir
-from mtgkb.progress import Progress
-from mtgkb.store import BuildSummary, build
+from mtgkb.app import build
+from mtgkb.core.errors import Interrupted, MtgkbError, StoreError
+from mtgkb.core.nquads import PendingFiles
+from mtgkb.core.paths import imports_dir
+from mtgkb.core.progress import Progress
+from mtgkb.kb.build import BuildSummary
 
 
 def apply_import(source: str, pending: PendingFiles, progress: Progress | None) -> BuildSummary:

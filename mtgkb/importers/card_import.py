@@ -9,17 +9,17 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtgkb.errors import ImportFileError
+from mtgkb.core.errors import ImportFileError
+from mtgkb.core.nquads import PendingFiles, QuadWriter, literal
+from mtgkb.core.paths import imports_dir
+from mtgkb.core.progress import Progress
 from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.card_iris import CardIris, KnownCards, assign_card_iris, replaced_iris
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, write_cards, write_dataset, write_rulings
 from mtgkb.importers.fields import BadRecord
-from mtgkb.iris import mint
-from mtgkb.nquads import PendingFiles, QuadWriter, literal
-from mtgkb.paths import imports_dir
-from mtgkb.progress import Progress
-from mtgkb.vocab import PREFIXES
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import PREFIXES
 
 _DEPRECATED = PREFIXES["owl"] + "deprecated"
 _REPLACED_BY = PREFIXES["dcterms"] + "isReplacedBy"
@@ -141,8 +141,8 @@ def finish_import(
 def known_cards(replaced: set[str]) -> KnownCards:
     """The card nodes of every source but the graphs this import replaces (the curated cards, the
     other card import), so the same card lands on the same node whichever source says it."""
-    from mtgkb.store import open_kb
-    from mtgkb.vocab import V
+    from mtgkb.app import open_kb
+    from mtgkb.kb.vocab import V
 
     known = KnownCards()
     query = f"""SELECT ?g ?card ?name ?id ?also WHERE {{ GRAPH ?g {{

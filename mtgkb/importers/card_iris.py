@@ -20,7 +20,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from mtgkb.importers.card_model import CardRecord
-from mtgkb.iris import mint, namespace, slugify
+from mtgkb.kb.iris import mint, namespace, slugify
 
 _SUFFIX_LENGTH = 6
 

@@ -1,7 +1,7 @@
 """Card records -> N-Quads: cards, faces, the abilities our Oracle-text reader finds, and rulings.
 
 This is the hot loop of a full card-pool import (about a million quads), so it is plain string
-formatting through :class:`mtgkb.nquads.QuadWriter`: predicate IRIs and recurring objects are
+formatting through :class:`mtgkb.core.nquads.QuadWriter`: predicate IRIs and recurring objects are
 formatted once, up front.
 """
 
@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from mtgkb.core.nquads import XSD, QuadWriter, iri, literal
+from mtgkb.core.progress import Progress, Ticker
 from mtgkb.importers.card_iris import CardIris, card_slug
 from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.oracle_abilities import (
@@ -23,10 +25,8 @@ from mtgkb.importers.oracle_abilities import (
     recognise_abilities,
 )
 from mtgkb.importers.oracle_copy import write_copy_effects
-from mtgkb.iris import mint, ruling_iri
-from mtgkb.nquads import XSD, QuadWriter, iri, literal
-from mtgkb.progress import Progress, Ticker
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+from mtgkb.kb.iris import mint, ruling_iri
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 _CARD = iri(V.Card)
 _FACE = iri(V.Face)

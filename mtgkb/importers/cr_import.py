@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from mtgkb.core.nquads import XSD, PendingFiles, QuadWriter
+from mtgkb.core.paths import imports_dir
+from mtgkb.core.progress import Progress
 from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.cr_text import RuleRecord, RulesDocument, load_rules_file
-from mtgkb.iris import mint, rule_iri
-from mtgkb.nquads import XSD, PendingFiles, QuadWriter
-from mtgkb.paths import imports_dir
-from mtgkb.progress import Progress
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+from mtgkb.kb.iris import mint, rule_iri
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 
 @dataclass

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mtgkb.errors import ImportFileError
+from mtgkb.core.errors import ImportFileError
 
 #: Subrule letters in order: the CR skips "l" and "o", which read like "1" and "0".
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -320,12 +320,3 @@ def _letters_between(first: str, last: str) -> list[str]:
 
 def _numbers_between(first: int, last: int) -> list[int]:
     return list(range(first, last + 1)) if 0 <= last - first < _MAX_RANGE else []
-
-
-def rule_sort_key(number: str) -> tuple[int, int, str]:
-    """Document order of rule numbers: section 7 < 700 < 700.1 < 700.1a < 700.2 < 701."""
-    if "." not in number:
-        return (int(number) * 100, -2, "") if len(number) == 1 else (int(number), -1, "")
-    stem, letter = _split_letter(number)
-    chapter, rule = stem.split(".")
-    return (int(chapter), int(rule), letter)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from mtgkb.errors import ImportFileError
+from mtgkb.core.errors import ImportFileError
 
 # Leading bytes of files people hand us by mistake.
 _MAGIC = (

@@ -13,8 +13,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from mtgkb.iris import namespace
-from mtgkb.vocab import V
+from mtgkb.kb.iris import namespace
+from mtgkb.kb.vocab import V
 
 
 @dataclass(frozen=True, eq=False)  # one table per data folder: compared and hashed by identity
@@ -32,7 +32,7 @@ class KeywordTable:
 
 def keyword_table(root: Path | None = None) -> KeywordTable:
     """The table for the curated data under ``root`` (default: the repository, or MTGKB_ROOT)."""
-    from mtgkb.paths import repo_root
+    from mtgkb.core.paths import repo_root
 
     return _table((root or repo_root()).resolve())
 
@@ -41,7 +41,7 @@ def keyword_table(root: Path | None = None) -> KeywordTable:
 def _table(root: Path) -> KeywordTable:
     import pyoxigraph as ox
 
-    from mtgkb.store import curated_sources
+    from mtgkb.kb.sources import curated_sources
 
     keywords: dict[str, list[str]] = {}
     form, kind = {}, {}

@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mtgkb.errors import ImportFileError
+from mtgkb.core.errors import ImportFileError
+from mtgkb.core.progress import Progress
 from mtgkb.importers import fields
 from mtgkb.importers.card_import import UNREADABLE, GraphFile, finish_import, refuse_mostly_unreadable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import read_json, require_kind
-from mtgkb.progress import Progress
 
 EXPECTED = "an MTGJSON AtomicCards file (JSON, plain or .gz)"
 HINT = (

@@ -16,8 +16,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mtgkb.core.type_line import TypeLine, face_type_lines, parse_type_line
 from mtgkb.importers.keyword_table import KeywordTable, keyword_table
-from mtgkb.iris import slugify
+from mtgkb.kb.iris import slugify
 
 #: The "partner—[text]" abilities the Comprehensive Rules list (702.124i); each has its own mechanic
 #: node. Any other text still pairs by its text, under the abstract ``partner-text`` mechanic.
@@ -35,7 +36,6 @@ _PARTNER_LABELS = {
 #: Mechanics whose abilities are static abilities rather than keywords: they say what they do in words.
 STATIC_MECHANICS = frozenset({"can-be-your-commander"})
 
-SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Host", "Elite", "Token"})
 
 # Cheap first test: most cards mention none of our mechanics and skip the per-line work. Substring
 # tests on the lower-cased text are several times faster than one case-insensitive regex.
@@ -147,54 +147,12 @@ class RecognisedAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class TypeLine:
-    supertypes: tuple[str, ...]
-    types: tuple[str, ...]
-    subtypes: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Recognition:
     """Everything we read from one card: its abilities and the partner roles its type line gives it."""
 
     abilities: tuple[RecognisedAbility, ...]
     is_background: bool
     is_time_lord_doctor: bool
-
-
-def parse_type_line(type_line: str) -> TypeLine:
-    """Split one face's type line into supertypes, card types and subtypes.
-
-    Subtypes are space-separated words except "Time Lord" (the one two-word creature type) and a
-    Plane's subtype, which is the whole planar name ("Plane — New Phyrexia").
-    """
-    left, dash, right = type_line.partition("—")
-    if not dash:
-        left, dash, right = type_line.partition(" - ")
-    words = left.split()
-    supertypes = tuple(w for w in words if w in SUPERTYPES)
-    types = tuple(w for w in words if w not in SUPERTYPES)
-    right = right.strip()
-    if not right:
-        return TypeLine(supertypes, types, ())
-    if "Plane" in types:
-        return TypeLine(supertypes, types, (right,))
-    subtypes: list[str] = []
-    tokens = right.split()
-    i = 0
-    while i < len(tokens):
-        if tokens[i] == "Time" and i + 1 < len(tokens) and tokens[i + 1] == "Lord":
-            subtypes.append("Time Lord")
-            i += 2
-        else:
-            subtypes.append(tokens[i])
-            i += 1
-    return TypeLine(supertypes, types, tuple(subtypes))
-
-
-def face_type_lines(type_line: str) -> list[str]:
-    """ "Land // Legendary Creature — Demon" -> one type line per face."""
-    return [part.strip() for part in type_line.split(" // ")]
 
 
 def is_background(type_line: str) -> bool:

@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from mtgkb.iris import mint
-from mtgkb.nquads import iri, literal
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+from mtgkb.core.nquads import iri, literal
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 #: Copy mode slug -> the concept node (data/copy.ttl) that governs it.
 MODES = {

@@ -14,13 +14,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mtgkb.errors import ImportFileError
+from mtgkb.core.errors import ImportFileError
+from mtgkb.core.progress import Progress
+from mtgkb.core.type_line import face_type_lines, parse_type_line
 from mtgkb.importers import fields
 from mtgkb.importers.card_import import UNREADABLE, GraphFile, finish_import, refuse_mostly_unreadable
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, FaceRecord, RulingRecord
 from mtgkb.importers.json_input import read_json, require_kind
-from mtgkb.importers.oracle_abilities import face_type_lines, parse_type_line
-from mtgkb.progress import Progress
 
 EXPECTED_CARDS = "a Scryfall card file (a JSON list of card objects, e.g. the oracle-cards bulk file)"
 EXPECTED_RULINGS = "a Scryfall rulings file (a JSON list of ruling objects, the rulings bulk file)"

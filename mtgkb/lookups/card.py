@@ -8,8 +8,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mtgkb.errors import NotFoundError
-from mtgkb.iris import card_iri
+from mtgkb.core.errors import NotFoundError
+from mtgkb.core.rule_numbers import sorted_numbers
+from mtgkb.kb.iris import card_iri
+from mtgkb.kb.vocab import RDFS_COMMENT, RDFS_LABEL, V
 from mtgkb.lookups.common import (
     CARDS_HINT,
     DESCRIBE_TAIL,
@@ -22,12 +24,10 @@ from mtgkb.lookups.common import (
     with_iri,
 )
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
-from mtgkb.rule_numbers import sorted_numbers
-from mtgkb.timing import StepRef, usable_steps
-from mtgkb.vocab import RDFS_COMMENT, RDFS_LABEL, V
+from mtgkb.lookups.timing import StepRef, usable_steps
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 
 @dataclass
@@ -158,7 +158,7 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     if graph is not None and not _spelt_as(graph.node(iri), name):
         graph = None  # another card whose name differs only in punctuation may hold that slug
     if graph is None:
-        from mtgkb.names import resolve
+        from mtgkb.kb.names import resolve
 
         try:
             iri = resolve(kb.names, name, ("card",)).iri

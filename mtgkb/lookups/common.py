@@ -7,14 +7,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.iris import mint, namespace
-from mtgkb.store import sparql_iri
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
+from mtgkb.kb.iris import mint, namespace
+from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.errors import NotFoundError
-    from mtgkb.names import NameMatch
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.core.errors import NotFoundError
+    from mtgkb.kb.names import NameMatch
+    from mtgkb.kb.store import KnowledgeBase
 
 RULE_PREFIX = namespace("cr")
 
@@ -131,9 +131,9 @@ def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMat
 
     A full name is its own IRI slug ("yuriko the tigers shadow" -> card/yuriko-the-tigers-shadow),
     so one small query usually settles it without reading the name index (30,000 names at full
-    scale); short names, prefixes and typos go to :func:`mtgkb.names.resolve`.
+    scale); short names, prefixes and typos go to :func:`mtgkb.kb.names.resolve`.
     """
-    from mtgkb.names import NameMatch, resolve
+    from mtgkb.kb.names import NameMatch, resolve
 
     candidates = []
     for kind in kinds:

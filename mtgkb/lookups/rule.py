@@ -12,8 +12,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError, NotFoundError
-from mtgkb.iris import namespace, rule_iri
+from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.rule_numbers import rule_sort_key, sorted_numbers
+from mtgkb.kb.iris import namespace, rule_iri
+from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.vocab import V
 from mtgkb.lookups.common import (
     RULES_HINT,
     kind_of,
@@ -22,12 +25,9 @@ from mtgkb.lookups.common import (
     with_import_hint,
     with_iri,
 )
-from mtgkb.rule_numbers import rule_sort_key, sorted_numbers
-from mtgkb.store import sparql_iri
-from mtgkb.vocab import V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 _EDITION_GRAPH = namespace("graph") + "cr/"
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -135,7 +135,7 @@ def rule_report(
     texts = {_edition_of(r["g"]): r["o"] for r in own if r["p"] == V.text and _edition_of(r["g"])}
     editions = sorted(texts, reverse=True)
     if edition is not None:
-        from mtgkb.rules_diff import normalise_date
+        from mtgkb.lookups.rules_diff import normalise_date
 
         edition = normalise_date(edition)
         _check_edition(kb, number, edition, editions)

@@ -5,7 +5,7 @@ summary (``mtgkb:summary``); both are returned, and the text renderer shows the 
 there is one. For a mechanic, rulings that mention one of its variants count too (a ruling on
 commander ninjutsu is a ninjutsu ruling); rulings are not collected from every card that has the
 mechanic, only from what the rulings themselves say they are about or mention: our curated links,
-and the links derived at build time from the names those nodes carry (:mod:`mtgkb.mentions`).
+and the links derived at build time from the names those nodes carry (:mod:`mtgkb.kb.mentions`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mtgkb.core.rule_numbers import sorted_numbers
+from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.vocab import V
 from mtgkb.lookups.common import (
     DESCRIBE_TAIL,
     Graph,
@@ -22,12 +25,9 @@ from mtgkb.lookups.common import (
     rule_number,
     with_iri,
 )
-from mtgkb.rule_numbers import sorted_numbers
-from mtgkb.store import sparql_iri
-from mtgkb.vocab import V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 #: Kinds a rulings query may name, in order of preference when one name fits several (the zone
 #: "exile" before the card Exile: someone asking for rulings by a one-word name means the rule idea).

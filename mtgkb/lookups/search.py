@@ -11,52 +11,22 @@ and the other words checked here. The scan matches words as substrings and reads
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
+from mtgkb.core.progress import Progress
+from mtgkb.core.rule_numbers import rule_sort_key
+from mtgkb.kb.sparql_text import sparql_string
+from mtgkb.kb.vocab import V
 from mtgkb.lookups.common import Node, read_graph
-from mtgkb.progress import Progress
-from mtgkb.rule_numbers import rule_sort_key
-from mtgkb.store import sparql_string
-from mtgkb.vocab import V
+from mtgkb.lookups.search_results import KINDS, SearchGroup, SearchHit, SearchResult
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
-KINDS = ("card", "rule", "ruling")
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]"
 _SCANNED = ("name", "oracleText", "ruleNumber", "title", "summary", "text")
 _READ = ("rdf:type", *(f"mtgkb:{term}" for term in (*_SCANNED, "aboutCard", "rulingDate")))
-
-
-@dataclass
-class SearchHit:
-    kind: str
-    iri: str
-    label: str
-    field: str  # the field the snippet comes from: "name", "oracle text", "title", "summary", "text"
-    snippet: str
-    date: str | None = None  # rulings
-
-
-@dataclass
-class SearchGroup:
-    kind: str
-    total: int  # every match; ``hits`` holds at most ``limit`` of them
-    hits: list[SearchHit]
-
-
-@dataclass
-class SearchResult:
-    query: str
-    words: list[str]
-    limit: int
-    groups: list[SearchGroup]
-
-    @property
-    def total(self) -> int:
-        return sum(group.total for group in self.groups)
 
 
 def search_words(text: str) -> list[str]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from mtgkb.errors import MtgkbError
-from mtgkb.lookups.search import KINDS, SearchGroup, SearchHit, SearchResult
+from mtgkb.core.errors import MtgkbError
 from mtgkb.lookups.search_index import COLUMNS, FIELDS, KIND_NUMBERS, SPAN, WEIGHTS
+from mtgkb.lookups.search_results import KINDS, SearchGroup, SearchHit, SearchResult
 
 _TERM = re.compile(r'"([^"]*)"?|([^\s"]+)')
 _TOKEN = re.compile(r"[^\W_]+")  # what the unicode61 tokenizer keeps: runs of letters and digits

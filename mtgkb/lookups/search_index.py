@@ -24,11 +24,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.progress import Progress, Ticker
-from mtgkb.rule_numbers import rule_sort_key
+from mtgkb.core.progress import Progress, Ticker
+from mtgkb.core.rule_numbers import rule_sort_key
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 INDEX_NAME = "search.sqlite"
 #: Bumped whenever the table below changes: an index of another format is rebuilt.

@@ -9,18 +9,18 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError
-from mtgkb.iris import mint
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana
 from mtgkb.reasoning.evaluate import evaluate, holds_for
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, read_cards, read_rules
 from mtgkb.reasoning.situation import GameObject, SituationError, read_situation, resolve_card, zone_iri
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, possessive
-from mtgkb.vocab import RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 CASTING = mint("mechanic", "casting")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
@@ -397,7 +397,7 @@ LIMIT 40
 
 
 def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]:
-    from mtgkb.store import sparql_iri
+    from mtgkb.kb.sparql_text import sparql_iri
 
     # Rulings on a keyword mechanic apply to every card with it; casting a spell the ordinary way is
     # no keyword, and the thousands of rulings that speak of casting are not about this card.
@@ -420,7 +420,7 @@ def check_ability_name(
     card lacks is an input error listing what it has."""
     if wanted is None:
         return ways
-    from mtgkb.names import normalise
+    from mtgkb.kb.names import normalise
 
     key = normalise(wanted)
     chosen = [

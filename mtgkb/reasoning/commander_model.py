@@ -9,16 +9,16 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.importers.oracle_abilities import parse_type_line
-from mtgkb.iris import mint
+from mtgkb.core.rule_numbers import sorted_numbers
+from mtgkb.core.type_line import parse_type_line
+from mtgkb.kb.iris import mint
+from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
 from mtgkb.reasoning.verdict import rule_order
-from mtgkb.rule_numbers import sorted_numbers
-from mtgkb.store import sparql_iri
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 DESIGNATION = mint("concept", "commander-designation")
 WUBRG = "WUBRG"

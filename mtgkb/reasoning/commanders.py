@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mtgkb.kb.vocab import V
 from mtgkb.reasoning.commander_model import (
     _SYMBOL,
     Ability,
@@ -27,10 +28,9 @@ from mtgkb.reasoning.commander_model import (
     wubrg,
 )
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
-from mtgkb.vocab import V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 _TWO = ["702.124a", "702.124g"]
 

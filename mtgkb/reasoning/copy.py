@@ -14,17 +14,17 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError
-from mtgkb.iris import mint
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.lookups.common import find_named, read_graph, rule_number, with_iri
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.reasoning.copy_situation import Situation, SituationObject
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
-from mtgkb.vocab import RDFS_LABEL, V
 
 if TYPE_CHECKING:
+    from mtgkb.kb.store import KnowledgeBase
     from mtgkb.lookups.common import Graph, Node
-    from mtgkb.store import KnowledgeBase
 
 _KIND = {
     mint("concept", slug): slug
@@ -230,7 +230,7 @@ def _values(card: Node, face: Node, abilities: list[Node], graph: Graph) -> Valu
     if face is card:
         supertypes, types, subtypes = card.all(V.supertype), card.all(V.cardType), card.all(V.subtype)
     else:
-        from mtgkb.importers.oracle_abilities import parse_type_line
+        from mtgkb.core.type_line import parse_type_line
 
         parsed = parse_type_line(type_line)
         supertypes, types, subtypes = list(parsed.supertypes), list(parsed.types), list(parsed.subtypes)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.reasoning.situation import SituationError, read_situation, shown
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 _FLAGS = ("face_down", "transformed")
 _LISTS = ("attached", "effects", "colors", "subtypes", "supertypes", "abilities")

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mtgkb.core.paths import queries_dir
+from mtgkb.kb.vocab import V, sparql_prefixes
 from mtgkb.reasoning.knowledge import REQUIRES, Node, Term
 from mtgkb.reasoning.verdict import Check, possessive
-from mtgkb.vocab import V, sparql_prefixes
 
 if TYPE_CHECKING:
     from mtgkb.reasoning.game_graph import GameGraph
     from mtgkb.reasoning.situation import GameObject
 
-_FOLDER = Path(__file__).resolve().parents[2] / "queries" / "requirements"
+_FOLDER = queries_dir() / "requirements"
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.iris import mint
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.reasoning.knowledge import Node, RulesData, Term
 from mtgkb.reasoning.situation import GameObject, Situation, zone_iri
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
     import pyoxigraph as ox
@@ -182,6 +182,6 @@ def _from_term(term: Term) -> Any:
 
 
 def _slug(name: str) -> str:
-    from mtgkb.iris import slugify
+    from mtgkb.kb.iris import slugify
 
     return slugify(name) or hashlib.sha256(name.encode()).hexdigest()[:8]

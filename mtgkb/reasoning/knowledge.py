@@ -8,11 +8,11 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 #: The requires* properties a requirement (or a timing it names) may carry, as evaluated by patterns.
 REQUIRES = (
@@ -145,7 +145,7 @@ def read_rules(kb: KnowledgeBase) -> RulesData:
 
 
 def _query_rules(kb: KnowledgeBase) -> RulesData:
-    from mtgkb.store import sparql_iri
+    from mtgkb.kb.sparql_text import sparql_iri
 
     whole, labelled = [], []
     for row in kb.raw_query(_RULE_SUBJECTS):
@@ -172,14 +172,14 @@ def read_cards(kb: KnowledgeBase, cards: set[str]) -> dict[str, Node]:
     """The facts of ``cards`` and of their abilities (granted ones included), keyed by IRI."""
     if not cards:
         return {}
-    from mtgkb.store import sparql_iri
+    from mtgkb.kb.sparql_text import sparql_iri
 
     values = " ".join(sparql_iri(iri) for iri in sorted(cards))
     return _group(kb.raw_query(_CARDS.replace("CARDS", values)))
 
 
 def _group(solutions: Any) -> dict[str, Node]:
-    from mtgkb.store import to_python
+    from mtgkb.kb.sparql_text import to_python
 
     nodes: dict[str, Node] = {}
     seen: set[tuple[str, str, str]] = set()

@@ -14,17 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mtgkb.errors import MtgkbError
-from mtgkb.iris import mint
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.reasoning.commander_model import CardFacts, Model, load_cards, load_model, wubrg
 from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
 from mtgkb.reasoning.verdict import rule_order
-from mtgkb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
     import networkx
 
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 
 @dataclass
@@ -60,7 +60,7 @@ _CANDIDATE_SUBTYPES = (
 def _relevant_cards(kb: KnowledgeBase) -> list[str]:
     """Cards with a partner ability, cards that are every creature type, and cards with a subtype some
     partner ability's candidate requirement names (every candidate requirement names one)."""
-    from mtgkb.store import sparql_string
+    from mtgkb.kb.sparql_text import sparql_string
 
     iris: list[str] = []
     for mark in ("mtgkb:pairingRule ?rule", "mtgkb:hasEveryCreatureType true"):
@@ -222,7 +222,7 @@ def derive_pairs(kb: KnowledgeBase) -> str:
     a card read for a verdict or a lookup stays as small as its sources made it."""
     import io
 
-    from mtgkb.nquads import QuadWriter, iri, literal
+    from mtgkb.core.nquads import QuadWriter, iri, literal
 
     network = read_network(kb)
     graph = to_networkx(network)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.vocab import V
 from mtgkb.reasoning.actions import (
     CASTING,
     ActionVerdict,
@@ -21,10 +22,9 @@ from mtgkb.reasoning.actions import (
     source_object,
 )
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites
-from mtgkb.vocab import V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 
 def can_activate(

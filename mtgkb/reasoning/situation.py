@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.errors import AmbiguousNameError, MtgkbError, NotFoundError
-from mtgkb.iris import mint, slugify
-from mtgkb.vocab import V
+from mtgkb.core.errors import AmbiguousNameError, MtgkbError, NotFoundError
+from mtgkb.kb.iris import mint, slugify
+from mtgkb.kb.vocab import V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 #: Zones a player's section may list, with the zone slug each one is.
 PLAYER_ZONES = {
@@ -550,7 +550,7 @@ class _Reader:
             kind, name = next(iter(target.items()))
             if kind in _ATTACK_KINDS and isinstance(name, str):
                 card, display = resolve_card(self.kb, name, f"{where}.{kind}")
-                from mtgkb.store import sparql_iri, sparql_string
+                from mtgkb.kb.sparql_text import sparql_iri, sparql_string
 
                 card_type = kind.capitalize()
                 if not self.kb.raw_query(

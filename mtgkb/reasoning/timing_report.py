@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
 from mtgkb.reasoning.situation import resolve_card, steps
 from mtgkb.reasoning.verdict import rule_order
-from mtgkb.vocab import RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 
 @dataclass
@@ -98,8 +98,8 @@ def _waived(requirement: Node, card: Node, card_mechanics: set[str]) -> bool:
 
 def _steps_allowed(kb: KnowledgeBase, requirements: list[str]) -> list[str]:
     """Steps in turn order that every requirement allows."""
-    from mtgkb.named_queries import get_query, queries_dir
-    from mtgkb.store import sparql_iri
+    from mtgkb.kb.named_queries import get_query, queries_dir
+    from mtgkb.kb.sparql_text import sparql_iri
 
     text = get_query("requirement-steps", queries_dir() / "internal").text
     values = " ".join(sparql_iri(r) for r in requirements) or "<urn:none>"

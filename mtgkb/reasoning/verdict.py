@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from mtgkb.rule_numbers import rule_sort_key as rule_order
+from mtgkb.core.rule_numbers import rule_sort_key as rule_order
 
 
 @dataclass

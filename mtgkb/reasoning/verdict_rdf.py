@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.iris import mint, rule_iri, slugify
-from mtgkb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
+from mtgkb.kb.iris import mint, rule_iri, slugify
+from mtgkb.kb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
-    from mtgkb.store import KnowledgeBase
+    from mtgkb.kb.store import KnowledgeBase
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 

@@ -1,0 +1,30 @@
+"""Text for build and stats results."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mtgkb.cli.output import table
+from mtgkb.kb.store import graph_label
+
+if TYPE_CHECKING:
+    from mtgkb.kb.build import BuildSummary
+    from mtgkb.kb.stats import Stats
+
+
+def render_build(summary: BuildSummary) -> str:
+    rows = [(graph_label(iri), count) for iri, count in sorted(summary.graphs.items())]
+    return (
+        f"Built the store in {summary.seconds:.2f} s: {summary.triples} triples in {len(rows)} graphs\n"
+        f"at {summary.path}\n\n" + table(["graph", "triples"], rows)
+    )
+
+
+def render_stats(stats: Stats) -> str:
+    counts = (
+        f"cards {stats.cards}   rules {stats.rules}   rulings {stats.rulings}   mechanics {stats.mechanics}"
+    )
+    rows = [(g.graph, g.triples) for g in stats.graphs]
+    return f"{counts}\n{stats.triples} triples in {len(rows)} named graphs\n\n" + table(
+        ["graph", "triples"], rows
+    )

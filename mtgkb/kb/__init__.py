@@ -1,0 +1,2 @@
+"""The knowledge base itself: IRIs, the vocabulary, names, the store (its sources, build and name
+index) and running SPARQL. May import ``mtgkb.core``; nothing above."""

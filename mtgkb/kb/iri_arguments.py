@@ -1,0 +1,55 @@
+"""A user's way of naming a node: a full IRI, a prefixed name (``mechanic:ninjutsu``) or a name the
+knowledge base knows (``Ninjutsu``), turned into the IRI that queries bind."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mtgkb.core.errors import NotFoundError
+from mtgkb.kb.vocab import PREFIXES
+
+if TYPE_CHECKING:
+    from mtgkb.kb.store import KnowledgeBase
+
+NAME_KINDS = ("card", "mechanic", "step", "zone")  # as in mtgkb.kb.names.KINDS, kept here for a cheap import
+
+
+def expand_prefixed(value: str) -> str | None:
+    """``mechanic:ninjutsu`` -> its full IRI; None when ``value`` is not a known prefixed name."""
+    prefix, separator, local = value.partition(":")
+    if separator and prefix in PREFIXES and local and " " not in local and not local.startswith("//"):
+        return PREFIXES[prefix] + local
+    return None
+
+
+def resolve_iri(kb: KnowledgeBase, value: str, kind: str | None = None) -> str:
+    """A full IRI for ``value``: an IRI, a prefixed name, or a name the knowledge base knows."""
+    value = value.strip()
+    if value.startswith(("http://", "https://")):
+        return value
+    if value.startswith("<") and value.endswith(">"):
+        return value[1:-1]
+    expanded = expand_prefixed(value)
+    if expanded is not None:
+        return expanded
+    return _resolve_name(kb, value, kind)
+
+
+def _resolve_name(kb: KnowledgeBase, value: str, kind: str | None) -> str:
+    from mtgkb.kb.iris import mint
+    from mtgkb.kb.names import resolve
+
+    kinds = (kind,) if kind else NAME_KINDS
+    try:
+        return resolve(kb.names, value, kinds).iri
+    except NotFoundError:
+        # A slug ("partner-family") names a node even when its label reads differently.
+        known = {row[1] for row in kb.names if row[2] in kinds}
+        for candidate_kind in kinds:
+            try:
+                iri = mint(candidate_kind, value)
+            except ValueError:
+                continue
+            if iri in known:
+                return iri
+        raise

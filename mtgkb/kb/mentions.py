@@ -1,0 +1,127 @@
+"""Link every ruling to the mechanics, steps, zones and rules concepts it speaks of.
+
+Derived while the store is built, from what the graph itself says: each such node's names (its
+``rdfs:label`` and ``mtgkb:keyword``: "Ninjutsu", "command zone", "declare blockers step", "commander
+tax") are looked for in every imported ruling's official text, as whole words, with the
+usual English endings on the last word ("copies", "partnered"). A match adds ``?ruling
+mtgkb:mentions ?node`` to the ``graph/derived/mentions`` graph (and to the default graph), so a new
+mechanic or concept written in data/ finds its rulings with no code.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from mtgkb.core.progress import Progress
+from mtgkb.kb.iris import mint, namespace
+from mtgkb.kb.vocab import RDFS_LABEL, V
+
+MENTIONS_GRAPH = mint("graph", "derived", "mentions")
+
+#: Kinds of node a ruling may speak of.
+_CLASSES = (V.Mechanic, V.Step, V.Zone, V.RulesConcept)
+# Labels written as templates ("Partner with [name]") or with a gloss ("… (family)") are not words
+# a ruling uses.
+_NOT_A_TERM = re.compile(r"[\[\]()]")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
+_WORD = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
+
+
+def _forms(word: str) -> set[str]:
+    """``word`` with the common English endings: copy/copies/copied/copying, exile/exiled/exiling,
+    partner/partners/partnered."""
+    if len(word) < 3 or not word.isalpha():
+        return {word}
+    if word.endswith("y") and word[-2] not in "aeiou":
+        return {word, word[:-1] + "ies", word[:-1] + "ied", word + "ing"}
+    if word.endswith("e"):
+        return {word, word + "s", word + "d", word[:-1] + "ing"}
+    return {word, word + "s", word + "es", word + "ed", word + "ing"}
+
+
+def words(text: str) -> list[str]:
+    if "\u2019" in text or "\u2018" in text:  # rarer than not: translate() on every text costs more
+        text = text.translate(_APOSTROPHES)
+    return _WORD.findall(text.lower())
+
+
+def terms(store: Any) -> dict[str, set[str]]:
+    """Each lower-case name -> the nodes carrying it."""
+    classes = " ".join(f"<{iri}>" for iri in _CLASSES)
+    query = f"""SELECT DISTINCT ?node ?term WHERE {{
+        VALUES ?class {{ {classes} }}
+        ?node a ?class .
+        {{ ?node <{RDFS_LABEL}> ?term }} UNION {{ ?node <{V.keyword}> ?term }}
+    }}"""
+    found: dict[str, set[str]] = {}
+    for row in store.query(query):
+        raw = row["term"].value
+        term = " ".join(words(raw))
+        if term and not _NOT_A_TERM.search(raw):
+            found.setdefault(term, set()).add(row["node"].value)
+    return found
+
+
+def mentions(texts: dict[str, list[str]], named: dict[str, set[str]]) -> dict[str, set[str]]:
+    """ruling IRI -> the nodes its texts name (``texts``: ruling IRI -> its texts). Texts are read as
+    words, and each word that starts a name is checked against that name's forms: one regex with
+    every name as an alternative took seconds over the full pool's rulings."""
+    forms: dict[tuple[str, ...], set[str]] = {}
+    for term, nodes in named.items():
+        *head, last = words(term) or [""]
+        for form in _forms(last):
+            forms.setdefault((*head, form), set()).update(nodes)
+    starts = {form[0] for form in forms}
+    longest = max((len(form) for form in forms), default=0)
+    found: dict[str, set[str]] = {}
+    for ruling, pieces in texts.items():
+        for text in pieces:
+            tokens = words(text)
+            at = 0
+            while at < len(tokens):
+                step = 1
+                if tokens[at] in starts:
+                    # The longest name wins: "commander ninjutsu" is not also a mention of "ninjutsu"
+                    # (commander ninjutsu is a variant of ninjutsu, so lookups find it there anyway).
+                    for size in range(min(longest, len(tokens) - at), 0, -1):
+                        nodes = forms.get(tuple(tokens[at : at + size]))
+                        if nodes:
+                            found.setdefault(ruling, set()).update(nodes)
+                            step = size
+                            break
+                at += step
+    return found
+
+
+def derive_mentions(store: Any, progress: Progress | None = None) -> int:
+    """Add the derived ``mtgkb:mentions`` links to ``store``; returns how many were added."""
+    import pyoxigraph as ox
+
+    named = terms(store)
+    # The official wording only: our summaries come with the links we chose by hand. Reading the
+    # mtgkb:text triples directly is several times faster than a query joining them to the type.
+    rulings = namespace("ruling")
+    texts: dict[str, list[str]] = {}
+    for quad in store.quads_for_pattern(None, ox.NamedNode(V.text), None, ox.DefaultGraph()):
+        subject = quad.subject.value
+        if subject.startswith(rulings):
+            texts.setdefault(subject, []).append(quad.object.value)
+    if progress and texts:
+        progress(f"linking {len(texts):,} rulings to mechanics, steps, zones and concepts")
+    links = mentions(texts, named)
+    # Written as N-Quads and bulk-loaded: a transactional insert of the same quads took several times
+    # as long at full card-pool scale.
+    predicate = f"<{V.mentions}>"
+    lines = []
+    for ruling, nodes in links.items():
+        for node in sorted(nodes):
+            triple = f"<{ruling}> {predicate} <{node}>"
+            lines.append(f"{triple} <{MENTIONS_GRAPH}> .\n{triple} .\n")
+    if lines:
+        data = "".join(lines).encode("utf-8")
+        store.bulk_load(input=io.BytesIO(data), format=ox.RdfFormat.N_QUADS, lenient=True)
+    return len(lines)

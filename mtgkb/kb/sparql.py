@@ -1,0 +1,365 @@
+"""Ad-hoc SPARQL over the knowledge base, with results in the standard formats.
+
+SELECT and ASK results come out as the SPARQL 1.1 Query Results formats (JSON, CSV, TSV), written by
+Oxigraph itself, or as an aligned text table with IRIs shortened to the prefixes users already type
+(``card:…``, ``mechanic:…``). CONSTRUCT and DESCRIBE results come out as Turtle, N-Triples or JSON-LD.
+A result is lazy: its rows or its text are computed as they are read or written, so an answer of any
+size streams through in the same memory. A malformed query is a user mistake: it raises
+:class:`MtgkbError` naming the line and column.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+
+from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.query_limits import refuse_service
+from mtgkb.kb.vocab import PREFIXES
+
+if TYPE_CHECKING:
+    from mtgkb.kb.store import KnowledgeBase
+
+#: Formats for SELECT and ASK results; ``table`` is ours, the others are the W3C results formats.
+RESULT_FORMATS = ("table", "json", "csv", "tsv")
+#: Formats for CONSTRUCT and DESCRIBE results.
+GRAPH_FORMATS = ("ttl", "nt", "jsonld")
+ALL_FORMATS = RESULT_FORMATS + GRAPH_FORMATS
+
+# What each requested format means for a graph-shaped result: the table view of triples is Turtle,
+# the JSON view is JSON-LD.
+_GRAPH_FORMAT_FOR = {"table": "ttl", "ttl": "ttl", "nt": "nt", "json": "jsonld", "jsonld": "jsonld"}
+_MAX_DETAIL = 160
+
+
+@dataclass
+class SparqlResult:
+    """One query's answer, computed as it is read. The ``table`` view of a SELECT has ``rows`` (an
+    iterator: the store computes each row when it is read, so read them once); the standard formats
+    (results JSON/CSV/TSV, an RDF syntax) have ``write``, which writes the text to a binary file as
+    the store computes it, or ``serialized`` for an ASK's one-line answer."""
+
+    form: str  # "select", "ask" or "graph" (CONSTRUCT and DESCRIBE)
+    format: str
+    variables: list[str] = field(default_factory=list)
+    rows: Iterable[list[str | None]] = field(default_factory=list)
+    boolean: bool | None = None
+    count: int | None = None  # 1 for ASK; None when not counted (rows and triples stream)
+    serialized: str | None = None
+    write: Callable[[BinaryIO], None] | None = field(default=None, repr=False, compare=False)
+
+    def text(self) -> str:
+        """The whole answer in its standard format, in memory: for tests and small answers."""
+        if self.write is None:
+            return self.serialized or ""
+        buffer = io.BytesIO()
+        self.write(buffer)
+        return buffer.getvalue().decode("utf-8")
+
+
+def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
+    """The query text from a command-line argument: ``-`` reads stdin, an existing file or a name
+    ending in ``.rq`` is read as a file, anything else is the query itself."""
+    if argument == "-":
+        text = (stdin or sys.stdin).read()
+        if not text.strip():
+            raise MtgkbError(
+                "no query on standard input", "pipe a query in, e.g. echo 'ASK {}' | mtgkb sparql -"
+            )
+        return text
+    looks_like_file = argument.endswith((".rq", ".sparql")) and "\n" not in argument
+    path = Path(argument)
+    if looks_like_file or (len(argument) < 4096 and "{" not in argument and path.is_file()):
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise MtgkbError(
+                f"no query file {argument}", "give a path to a .rq file or the query text"
+            ) from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise MtgkbError(f"cannot read the query file {argument}: {error}") from error
+    if not any(character.isspace() or character == "{" for character in argument):
+        # A query always has a space or a brace; this was meant as a file name.
+        raise MtgkbError(f"no query file {argument}", "give a path to a .rq file or the query text")
+    return argument
+
+
+def run_query(
+    kb: KnowledgeBase, query: str, params: dict[str, str] | None = None, fmt: str = "table"
+) -> SparqlResult:
+    """Run ``query`` over the default graph (every source's facts, each once) and render it in
+    ``fmt`` (see :data:`ALL_FORMATS`).
+
+    ``params`` bind variables before evaluation (IRIs for ``http(s)://`` values, else literals)."""
+    import pyoxigraph as ox
+
+    if fmt not in ALL_FORMATS:
+        raise MtgkbError(f"unknown format '{fmt}'", f"use one of {', '.join(ALL_FORMATS)}")
+    refuse_update(query)
+    refuse_service(query)
+    try:
+        answer = kb.raw_query(query, params)
+    except SyntaxError as error:
+        raise malformed_query_error(query, str(error)) from None
+    except ValueError as error:
+        raise MtgkbError(
+            f"cannot bind a parameter: {error}", "use VAR=VALUE with a plain variable name"
+        ) from None
+    except RuntimeError as error:
+        raise MtgkbError(f"the query failed: {error}") from error
+    except OSError as error:
+        raise MtgkbError(f"the query failed while reading the store: {error}") from error
+
+    if isinstance(answer, ox.QueryBoolean):
+        return _ask_result(answer, fmt)
+    if isinstance(answer, ox.QueryTriples):
+        return _graph_result(answer, fmt)
+    return _select_result(answer, fmt)
+
+
+# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request.
+_FIRST_KEYWORD = re.compile(
+    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*([A-Za-z]+)", re.IGNORECASE
+)
+_UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
+
+
+def refuse_update(query: str) -> None:
+    """A SPARQL Update is refused for what it is: the store is a read-only cache of the sources."""
+    match = _FIRST_KEYWORD.match(query)
+    if match and match.group(1).upper() in _UPDATE_KEYWORDS:
+        raise MtgkbError(
+            f"the knowledge base is read-only: SPARQL Update ({match.group(1).upper()} …) is not supported",
+            "the store is rebuilt from ontology/, data/ and the imports: change a file in data/ or import a "
+            "dataset ('mtgkb import --help'); queries may be SELECT, ASK, CONSTRUCT or DESCRIBE",
+        )
+
+
+def _select_result(solutions: Any, fmt: str) -> SparqlResult:
+    variables = [variable.value for variable in solutions.variables]
+    if fmt in GRAPH_FORMATS:
+        raise _graph_format_for_solutions(fmt, "SELECT")
+    if fmt == "table":
+        return SparqlResult("select", fmt, variables, _compact_rows(solutions))
+    results_format = _results_format(fmt)
+
+    def write(output: BinaryIO) -> None:
+        # Oxigraph streams the rows straight into the standard format as it computes them.
+        solutions.serialize(output, format=results_format)
+
+    return SparqlResult("select", fmt, variables, write=write)
+
+
+def _compact_rows(solutions: Any) -> Iterator[list[str | None]]:
+    for row in solutions:
+        yield [compact_term(term) for term in row]
+
+
+def _ask_result(answer: Any, fmt: str) -> SparqlResult:
+    if fmt in GRAPH_FORMATS:
+        raise _graph_format_for_solutions(fmt, "ASK")
+    value = bool(answer)
+    if fmt == "table":
+        return SparqlResult("ask", fmt, boolean=value, count=1)
+    text = answer.serialize(format=_results_format(fmt)).decode("utf-8")
+    return SparqlResult("ask", fmt, boolean=value, count=1, serialized=text)
+
+
+def _graph_result(triples: Any, fmt: str) -> SparqlResult:
+    import pyoxigraph as ox
+
+    target = _GRAPH_FORMAT_FOR.get(fmt)
+    if target is None:
+        raise MtgkbError(
+            f"--format {fmt} is for SELECT results; this query returns triples",
+            "use --format ttl, nt or jsonld (or table for Turtle)",
+        )
+    syntax = rdf_format(target)
+
+    def write(output: BinaryIO) -> None:
+        ox.serialize(triples, output, syntax, prefixes=PREFIXES)
+
+    return SparqlResult("graph", target, write=write)
+
+
+def _graph_format_for_solutions(fmt: str, form: str) -> MtgkbError:
+    return MtgkbError(
+        f"--format {fmt} is for CONSTRUCT and DESCRIBE results; this is a {form} query",
+        "use --format table, json, csv or tsv",
+    )
+
+
+def _results_format(fmt: str) -> Any:
+    import pyoxigraph as ox
+
+    return {
+        "json": ox.QueryResultsFormat.JSON,
+        "csv": ox.QueryResultsFormat.CSV,
+        "tsv": ox.QueryResultsFormat.TSV,
+    }[fmt]
+
+
+def rdf_format(fmt: str) -> Any:
+    """Our short format names (ttl, nt, jsonld, trig) as pyoxigraph formats."""
+    import pyoxigraph as ox
+
+    return {
+        "ttl": ox.RdfFormat.TURTLE,
+        "nt": ox.RdfFormat.N_TRIPLES,
+        "jsonld": ox.RdfFormat.JSON_LD,
+        "trig": ox.RdfFormat.TRIG,
+    }[fmt]
+
+
+# Longest namespace first, so ``mtgkb:`` (…/vocab#) wins over a shorter namespace it extends.
+_NAMESPACES = sorted(((iri, prefix) for prefix, iri in PREFIXES.items()), key=lambda item: -len(item[0]))
+_LOCAL_NAME = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?$")
+
+
+def compact_iri(iri: str) -> str:
+    """``https://w3id.org/mtgkb/card/x`` -> ``card:x``; IRIs outside our prefixes stay whole."""
+    for namespace, prefix in _NAMESPACES:
+        if iri.startswith(namespace):
+            local = iri[len(namespace) :]
+            if _LOCAL_NAME.match(local):
+                return f"{prefix}:{local}"
+    return iri
+
+
+def compact_term(term: Any) -> str | None:
+    """A pyoxigraph term as a person reads it: prefixed IRI, bare literal value, ``_:id``."""
+    import pyoxigraph as ox
+
+    if term is None:
+        return None
+    if isinstance(term, ox.NamedNode):
+        return compact_iri(term.value)
+    if isinstance(term, ox.BlankNode):
+        return f"_:{term.value}"
+    if isinstance(term, ox.Literal):
+        return term.value
+    return str(term)
+
+
+_POSITION = re.compile(r"error at (\d+):(\d+):\s*(.*)", re.DOTALL)
+
+
+def malformed_query_error(query: str, message: str) -> MtgkbError:
+    """The parser's complaint as a user-facing error: line, column, the offending line and a caret."""
+    match = _POSITION.search(message)
+    if not match:
+        return MtgkbError(f"malformed SPARQL query: {_shorten(message)}", _QUERY_HINT)
+    line_number, column = int(match.group(1)), int(match.group(2))
+    detail = match.group(3)
+    lines = query.splitlines() or [""]
+    source_line = lines[line_number - 1] if 0 < line_number <= len(lines) else ""
+    if "Prefix not found" in detail:
+        prefix = _prefix_before(source_line, column)
+        detail = f"unknown prefix '{prefix}:'" if prefix is not None else "unknown prefix"
+        hint = "predeclared prefixes: " + ", ".join(PREFIXES) + "; declare others with PREFIX"
+    else:
+        detail = _shorten(detail)
+        hint = _QUERY_HINT
+    excerpt = f"\n  {source_line}\n  {' ' * max(column - 1, 0)}^" if source_line.strip() else ""
+    return MtgkbError(
+        f"malformed SPARQL query at line {line_number}, column {column}: {detail}{excerpt}", hint
+    )
+
+
+_QUERY_HINT = (
+    "fix the query; mtgkb:, card:, mechanic:, step:, cr: and the other usual prefixes are predeclared"
+)
+
+
+def _prefix_before(line: str, column: int) -> str | None:
+    found = re.findall(r"([A-Za-z][\w\-.]*)?:[\w\-.]*", line[: max(column - 1, 0)])
+    return found[-1] if found else None
+
+
+def _shorten(detail: str) -> str:
+    first = " ".join(detail.split())
+    return first if len(first) <= _MAX_DETAIL else first[: _MAX_DETAIL - 1].rstrip() + "…"
+
+
+# --- binding --param values ----------------------------------------------------------------------
+
+_BEFORE = re.compile(r"(\S+)\s*$")
+
+
+def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[str, str]:
+    """The values of ``--param`` options for an ad-hoc query, checked and resolved.
+
+    Every variable must occur in the query. A full IRI (``https://…`` or ``<…>``) or a prefixed name
+    (``card:x``) is an IRI; a value in double quotes is that string. Anything else is a name, resolved
+    as the lookups resolve names (cards, mechanics, steps, zones, concepts): where the variable
+    stands for a node (a subject, the object of ``a`` or of an object property) the name must resolve,
+    with a "did you mean" otherwise; elsewhere an exact name is its node and any other value a string.
+    """
+    from mtgkb.kb.sparql_bind import variables
+
+    used = variables(query)
+    unknown = sorted(set(given) - used)
+    if unknown:
+        shown = ", ".join(f"?{name}" for name in sorted(used)) or "none"
+        raise MtgkbError(f"the query has no variable ?{unknown[0]}", f"its variables are: {shown}")
+    nodes = _node_variables(kb, query, set(given))
+    return {name: _param_value(kb, value, name in nodes) for name, value in given.items()}
+
+
+def _param_value(kb: KnowledgeBase, value: str, node: bool) -> str:
+    from mtgkb.core.errors import AmbiguousNameError, NotFoundError
+    from mtgkb.kb.iri_arguments import expand_prefixed, resolve_iri
+    from mtgkb.kb.names import normalise, resolve
+
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]
+    if text.startswith(("http://", "https://")) or (text.startswith("<") and text.endswith(">")):
+        return text.strip("<>")
+    expanded = expand_prefixed(text)
+    if expanded is not None:
+        return expanded
+    if node:
+        return resolve_iri(kb, text)
+    try:
+        match = resolve(kb.names, text, _NAME_KINDS)
+    except (NotFoundError, AmbiguousNameError):
+        return value
+    return match.iri if normalise(match.name) == normalise(text) else value
+
+
+_NAME_KINDS = ("card", "mechanic", "step", "zone", "concept")
+
+
+def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
+    """Which of ``names`` stand for nodes in ``query``: a triple's subject, the object of ``a`` or of
+    an object property (read from the ontology)."""
+    if not names:
+        return set()
+    properties = {row["p"] for row in kb.select("SELECT ?p WHERE { ?p a owl:ObjectProperty }")} | {
+        PREFIXES["rdf"] + "type"
+    }
+    found = set()
+    for name in names:
+        for match in re.finditer(rf"[?$]{re.escape(name)}\b", query):
+            before = _BEFORE.search(query[: match.start()])
+            token = before.group(1) if before else "{"
+            if token[-1] in "{.}" or token == "a":
+                found.add(name)
+                continue
+            step = token.split("/")[-1].rstrip("*+?").lstrip("^(")
+            iri = step[1:-1] if step.startswith("<") else _expand(step)
+            if iri in properties:
+                found.add(name)
+    return found
+
+
+def _expand(name: str) -> str | None:
+    from mtgkb.kb.iri_arguments import expand_prefixed
+
+    return expand_prefixed(name)

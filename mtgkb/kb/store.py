@@ -1,0 +1,93 @@
+"""A finished store, opened read-only: the Oxigraph folder, its meta data and the name index beside it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mtgkb.core.errors import StoreError
+from mtgkb.core.paths import cache_dir
+from mtgkb.kb.iris import namespace
+from mtgkb.kb.sparql_text import bind_values, to_python
+from mtgkb.kb.vocab import PREFIXES
+
+
+def stores_dir() -> Path:
+    return cache_dir() / "stores"
+
+
+@dataclass
+class KnowledgeBase:
+    """An opened, read-only store plus the name index written beside it."""
+
+    path: Path
+    store: Any
+    meta: dict[str, Any]
+    _names: list[list[str]] | None = field(default=None, repr=False)
+
+    @property
+    def names(self) -> list[list[str]]:
+        if self._names is None:
+            try:
+                self._names = json.loads((self.path / "names.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError) as error:
+                # Its size was right when the store was opened, so something changed it since: set the
+                # store aside so that the next command rebuilds it.
+                (self.path / "meta.json").unlink(missing_ok=True)
+                raise StoreError(
+                    f"the name index of the store in {self.path} is damaged ({error})",
+                    "run the command again: the store is rebuilt",
+                ) from error
+        return self._names
+
+    def raw_query(self, sparql: str, params: dict[str, str] | None = None) -> Any:
+        """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
+        object. ``params`` bind variables: a value starting with ``http://`` or ``https://`` becomes
+        an IRI, anything else a plain string literal, through a VALUES block at the head of the
+        WHERE clause (the store then plans with the value; its own substitutions bind only after
+        planning, which made bound lookups slow)."""
+        if params:
+            sparql = bind_values(sparql, params)
+        return self.store.query(sparql, prefixes=PREFIXES)
+
+    def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
+        """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
+        solutions = self.raw_query(sparql, params)
+        names = [variable.value for variable in solutions.variables]
+        return [{name: to_python(row[name]) for name in names} for row in solutions]
+
+
+#: The files beside the Oxigraph folder whose sizes meta.json records (meta.json is written last).
+CHECKED_FILES = ("names.json",)
+
+
+def check_store(path: Path) -> dict[str, Any]:
+    """The meta data of the finished store at ``path``; ValueError when a file of it is missing,
+    truncated or of an older format (OSError when it cannot be read)."""
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    if not isinstance(meta, dict) or meta.get("fingerprint") != path.name:
+        raise ValueError(f"{path / 'meta.json'} does not describe this store")
+    files = meta.get("files")
+    if not isinstance(files, dict) or set(files) != set(CHECKED_FILES):
+        raise ValueError(f"{path / 'meta.json'} lists no file sizes")
+    for name, size in files.items():
+        if (path / name).stat().st_size != size:
+            raise ValueError(f"{path / name} is not the size it was written with")
+    if not (path / "oxigraph").is_dir():
+        raise ValueError(f"{path / 'oxigraph'} is missing")
+    return meta
+
+
+def open_store(path: Path) -> KnowledgeBase:
+    import pyoxigraph as ox
+
+    meta = check_store(path)
+    store = ox.Store.read_only(str(path / "oxigraph"))
+    return KnowledgeBase(path, store, meta)
+
+
+def graph_label(graph_iri: str) -> str:
+    """``graph/data/turn`` -> ``data/turn``: the short name users see for a named graph."""
+    return graph_iri.removeprefix(namespace("graph"))

@@ -1,7 +1,0 @@
-"""Human-text renderers, one module per topic; importing this package registers them all."""
-
-import importlib
-import pkgutil
-
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
