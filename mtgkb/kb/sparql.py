@@ -74,19 +74,27 @@ def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
         return text
     looks_like_file = argument.endswith((".rq", ".sparql")) and "\n" not in argument
     path = Path(argument)
-    if looks_like_file or (len(argument) < 4096 and "{" not in argument and path.is_file()):
+    if looks_like_file or (len(argument) < 4096 and "{" not in argument and _is_file(path)):
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise MtgkbError(
                 f"no query file {argument}", "give a path to a .rq file or the query text"
             ) from None
-        except (OSError, UnicodeDecodeError) as error:
+        except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the name
             raise MtgkbError(f"cannot read the query file {argument}: {error}") from error
     if not any(character.isspace() or character == "{" for character in argument):
         # A query always has a space or a brace; this was meant as a file name.
         raise MtgkbError(f"no query file {argument}", "give a path to a .rq file or the query text")
     return argument
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a name the file system cannot take (too long) names none."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def run_query(
@@ -135,9 +143,11 @@ def evaluate(
         raise MtgkbError(f"the query failed while reading the store: {error}") from error
 
 
-# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request.
+# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request. The
+# prologue is matched possessively (*+): backtracking into it tried every way of splitting a run of
+# white space, so 40 spaces before a brace took hours.
 _FIRST_KEYWORD = re.compile(
-    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*([A-Za-z]+)", re.IGNORECASE
+    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*+([A-Za-z]+)", re.IGNORECASE
 )
 _UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
 
@@ -305,8 +315,6 @@ def _shorten(detail: str) -> str:
 
 # --- binding --param values ----------------------------------------------------------------------
 
-_BEFORE = re.compile(r"(\S+)\s*$")
-
 
 def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[str, str]:
     """The values of ``--param`` options for an ad-hoc query, checked and resolved.
@@ -364,8 +372,7 @@ def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
     found = set()
     for name in names:
         for match in re.finditer(rf"[?$]{re.escape(name)}\b", query):
-            before = _BEFORE.search(query[: match.start()])
-            token = before.group(1) if before else "{"
+            token = _token_before(query, match.start())
             if token[-1] in "{.}" or token == "a":
                 found.add(name)
                 continue
@@ -374,6 +381,18 @@ def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
             if iri in properties:
                 found.add(name)
     return found
+
+
+def _token_before(text: str, end: int) -> str:
+    r"""The last run of non-space characters in ``text[:end]`` ("{" when there is none). Walked back
+    by hand: a pattern such as ``(\S+)\s*$`` takes time quadratic in a long run of non-space text."""
+    stop = end
+    while stop > 0 and text[stop - 1].isspace():
+        stop -= 1
+    start = stop
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return text[start:stop] or "{"
 
 
 def _expand(name: str) -> str | None:
