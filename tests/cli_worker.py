@@ -14,6 +14,7 @@ import json
 import sys
 import threading
 import traceback
+from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
@@ -35,8 +36,16 @@ class Worker:
         import subprocess
 
         if self.process is None or self.process.poll() is not None:
+            import os
+
+            import mtgkb
+
+            # The worker imports the same mtgkb as the tests, wherever the tests found it.
+            root = str(Path(mtgkb.__file__).resolve().parents[1])
+            path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
             self.process = subprocess.Popen(
                 [sys.executable, __file__],
+                env=dict(os.environ, PYTHONPATH=path),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
