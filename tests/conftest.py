@@ -8,6 +8,7 @@ collected, so that a test module can walk the command group at import time."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,3 +158,37 @@ def card_pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> An
     from card_pool import imported_pool
 
     return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
+
+
+# --- soak runs of the fuzz tests (see tests/fuzzing.py) -------------------------------------------
+
+_SOAKED: list[tuple[str, int, int, float]] = []  # (test, rounds, cases, seconds)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """In a soak run (``MTGKB_FUZZ_SECONDS``), a hypothesis test runs round after round until its time
+    is up; each round is a new search from a fresh random start. A failure ends the run at once."""
+    seconds = float(os.environ.get("MTGKB_FUZZ_SECONDS", "0"))
+    if not seconds or not getattr(pyfuncitem.obj, "is_hypothesis_test", False):
+        return None
+    import fuzzing
+
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    started, cases, rounds = time.monotonic(), fuzzing.cases_tried, 0
+    try:
+        while not rounds or time.monotonic() - started < seconds:
+            pyfuncitem.obj(**arguments)
+            rounds += 1
+    finally:
+        elapsed = time.monotonic() - started
+        _SOAKED.append((pyfuncitem.nodeid, rounds, fuzzing.cases_tried - cases, elapsed))
+    return True
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _SOAKED:
+        return
+    terminalreporter.section("soak")
+    for test, rounds, cases, seconds in _SOAKED:
+        terminalreporter.write_line(f"{test}: {cases} cases in {rounds} rounds, {seconds:.0f} s")

@@ -25,7 +25,7 @@ REQUIRED = {
 def _rows(kb, name: str, **params: str) -> list[dict[str, str]]:
     """Rows of a named query as {variable: value} (values as the SPARQL JSON results give them)."""
     result = run_named(kb, name, params, "json")
-    document = json.loads(result.serialized)
+    document = json.loads(result.text())
     return [
         {variable: binding[variable]["value"] for variable in binding}
         for binding in document["results"]["bindings"]

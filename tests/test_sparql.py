@@ -151,8 +151,9 @@ def test_a_parameter_with_a_bad_variable_name_exits_2(run_cli, kb) -> None:
 
 def test_run_query_table_rows_are_compact(kb) -> None:
     result = run_query(kb, "SELECT ?zone WHERE { ?zone a mtgkb:Zone } ORDER BY ?zone")
-    assert result.form == "select" and result.serialized is None
-    assert result.rows and all(row[0].startswith("zone:") for row in result.rows)
+    assert result.form == "select" and result.serialized is None and result.write is None
+    rows = list(result.rows)
+    assert rows and all(row[0].startswith("zone:") for row in rows)
 
 
 def test_cli_modules_do_not_import_rdflib_or_networkx() -> None:
