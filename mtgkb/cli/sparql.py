@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.cli.output import emit
+
+if TYPE_CHECKING:
+    from mtgkb.kb.sparql import SparqlResult
 
 # For query results --json means the W3C SPARQL results JSON, not a dump of our dataclass.
 results_json_option = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
@@ -20,8 +23,10 @@ format_option = click.option(
     "fmt",
     type=click.Choice(_FORMATS),
     default=None,
-    help="table (default), or the SPARQL results formats json/csv/tsv; "
-    "CONSTRUCT/DESCRIBE give Turtle (table, ttl), N-Triples (nt) or JSON-LD (json, jsonld).",
+    help="table (default; columns sized from the first 1,000 rows and at most 100 characters wide, "
+    "a longer value wraps within its column), or the SPARQL results formats json/csv/tsv (values "
+    "whole); CONSTRUCT/DESCRIBE give Turtle (table, ttl), N-Triples (nt) or JSON-LD (json, jsonld). "
+    "Every format is written as it is computed: an answer of any size takes the same memory.",
 )
 param_option = click.option(
     "--param",
@@ -39,15 +44,50 @@ timeout_option = click.option(
     type=click.FloatRange(min=0),
     default=None,
     metavar="SECONDS",
-    help="Stop the query after SECONDS (default 60; 0: no limit). Ctrl-C stops it at any time.",
+    help="Stop the query once it has computed for SECONDS (default 60; 0: no limit); time spent "
+    "waiting for a slow reader of the output does not count. Ctrl-C stops it at any time.",
 )
 
 
-def _limited(run: Callable[[], Any], timeout: float | None) -> Any:
-    """``run()`` under the time limit, Ctrl-C stopping it at once (see mtgkb.kb.query_limits)."""
-    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, run_with_limit
+endpoint_option = click.option(
+    "--endpoint",
+    metavar="URL",
+    help="Ask this SPARQL endpoint (e.g. one 'mtgkb push' filled) instead of the local store; "
+    "names given with --param are looked up in the local knowledge base.",
+)
 
-    return run_with_limit(run, DEFAULT_TIMEOUT if timeout is None else timeout)
+
+class _LocalKb:
+    """The local knowledge base, opened only when something asks for it: a remote query needs it
+    only to turn a name given with --param into an IRI."""
+
+    def __init__(self) -> None:
+        self._kb: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._kb is None:
+            from mtgkb.app import open_kb
+
+            self._kb = open_kb(progress_reporter())
+        return getattr(self._kb, name)
+
+
+def _remote(endpoint: str, text: str, params: dict[str, str], fmt: str, timeout: float | None) -> Any:
+    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT
+    from mtgkb.kb.remote import remote_query
+
+    return remote_query(endpoint, text, params, fmt, DEFAULT_TIMEOUT if timeout is None else timeout)
+
+
+def _answer(run: Callable[[], SparqlResult], timeout: float | None) -> None:
+    """Write the answer of ``run()`` to stdout as it is computed, under the time limit, Ctrl-C stopping
+    it at once (see mtgkb.kb.query_limits)."""
+    from mtgkb.cli.output import emit_stream
+    from mtgkb.cli.render.sparql import write_result
+    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, stream_with_limit
+
+    limit = DEFAULT_TIMEOUT if timeout is None else timeout
+    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit))
 
 
 def _format(fmt: str | None, as_json: bool) -> str:
@@ -61,9 +101,15 @@ def _format(fmt: str | None, as_json: bool) -> str:
 @format_option
 @param_option
 @timeout_option
+@endpoint_option
 @results_json_option
 def sparql(
-    query: str, fmt: str | None, params: tuple[str, ...], timeout: float | None, as_json: bool
+    query: str,
+    fmt: str | None,
+    params: tuple[str, ...],
+    timeout: float | None,
+    endpoint: str | None,
+    as_json: bool,
 ) -> None:
     """Run a SPARQL query: QUERY is the query text, a .rq file, or - for stdin.
 
@@ -76,22 +122,22 @@ def sparql(
       mtgkb sparql 'SELECT ?step WHERE { ?step a mtgkb:Step }'
       mtgkb sparql queries/mechanic-steps.rq --format csv
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
+      mtgkb sparql 'SELECT * WHERE { ?s ?p ?o } LIMIT 5' --endpoint http://localhost:7878/query
     """
     from mtgkb.app import open_kb
+    from mtgkb.cli.render.sparql import render_result
     from mtgkb.kb.named_queries import parse_param_options
     from mtgkb.kb.sparql import bind_params, read_query_argument, run_query
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
     given = parse_param_options(params)
+    if endpoint is not None:
+        bound = bind_params(_LocalKb(), text, given) if given else {}  # type: ignore[arg-type]
+        emit(_remote(endpoint, text, bound, output_format, timeout), False, render_result)
+        return
     kb = open_kb(progress_reporter())
-    from mtgkb.cli.render.sparql import render_result
-
-    emit(
-        _limited(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout),
-        False,
-        render_result,
-    )
+    _answer(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout)
 
 
 @cli.command()
@@ -114,8 +160,16 @@ def queries(as_json: bool) -> None:
 @format_option
 @param_option
 @timeout_option
+@endpoint_option
 @results_json_option
-def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | None, as_json: bool) -> None:
+def query(
+    name: str,
+    fmt: str | None,
+    params: tuple[str, ...],
+    timeout: float | None,
+    endpoint: str | None,
+    as_json: bool,
+) -> None:
     """Run the named query NAME (see 'mtgkb queries').
 
     \b
@@ -123,14 +177,18 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | 
       mtgkb query mechanic-steps
       mtgkb query card-rulings --param card="Ninja of the Deep Hours"
       mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
+      mtgkb query legal-partner-pairs --endpoint http://localhost:7878/query
     """
     from mtgkb.app import open_kb
-    from mtgkb.kb.named_queries import get_query, parse_param_options, run_named
+    from mtgkb.cli.render.sparql import render_result
+    from mtgkb.kb.named_queries import bind_params, get_query, parse_param_options, run_named
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)
-    get_query(name)  # an unknown name is reported before the store is opened
+    named = get_query(name)  # an unknown name is reported before the store is opened
+    if endpoint is not None:
+        bound = bind_params(_LocalKb(), named, given)  # type: ignore[arg-type]
+        emit(_remote(endpoint, named.text, bound, output_format, timeout), False, render_result)
+        return
     kb = open_kb(progress_reporter())
-    from mtgkb.cli.render.sparql import render_result
-
-    emit(_limited(lambda: run_named(kb, name, given, output_format), timeout), False, render_result)
+    _answer(lambda: run_named(kb, name, given, output_format), timeout)

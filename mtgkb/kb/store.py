@@ -43,15 +43,34 @@ class KnowledgeBase:
                 ) from error
         return self._names
 
-    def raw_query(self, sparql: str, params: dict[str, str] | None = None) -> Any:
+    def raw_query(
+        self,
+        sparql: str,
+        params: dict[str, str] | None = None,
+        default_graphs: list[str] | None = None,
+        named_graphs: list[str] | None = None,
+    ) -> Any:
         """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
         object. ``params`` bind variables: a value starting with ``http://`` or ``https://`` becomes
         an IRI, anything else a plain string literal, through a VALUES block at the head of the
         WHERE clause (the store then plans with the value; its own substitutions bind only after
-        planning, which made bound lookups slow)."""
+        planning, which made bound lookups slow).
+
+        ``default_graphs`` and ``named_graphs`` (graph IRIs) set the dataset instead, as the SPARQL
+        protocol's ``default-graph-uri`` and ``named-graph-uri`` do: the default graph is then the
+        merge of the graphs listed (none: empty), and ``GRAPH`` sees only the named graphs listed."""
         if params:
             sparql = bind_values(sparql, params)
-        return self.store.query(sparql, prefixes=PREFIXES)
+        if default_graphs is None and named_graphs is None:
+            return self.store.query(sparql, prefixes=PREFIXES)
+        import pyoxigraph as ox
+
+        return self.store.query(
+            sparql,
+            prefixes=PREFIXES,
+            default_graph=[ox.NamedNode(iri) for iri in default_graphs or []],
+            named_graphs=[ox.NamedNode(iri) for iri in named_graphs or []],
+        )
 
     def states_about(self, subjects: Iterable[str], graphs: Iterable[str]) -> bool:
         """Whether one of the named graphs ``graphs`` states anything about one of the IRIs
