@@ -3,7 +3,8 @@ search index kept beside it.
 
 The store (:mod:`mtgkb.kb.build`) takes its derivations and side indexes as arguments so that it never
 imports the layers above it; this module names them once. The CLI, the importers, tests and benchmarks
-open the knowledge base here.
+open the knowledge base here. Opening a current store imports none of the build machinery: every
+command pays only for what it uses.
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtgkb.kb import build as store_build
-from mtgkb.kb.build import BuildSummary, Changes, Derivation, SideIndex
-from mtgkb.kb.iris import mint
+from mtgkb.kb.store import open_current
 
 if TYPE_CHECKING:
     from mtgkb.core.progress import Progress
+    from mtgkb.kb.build import BuildSummary, Changes, Derivation, SideIndex
     from mtgkb.kb.sources import Source
     from mtgkb.kb.store import KnowledgeBase
 
@@ -48,20 +48,31 @@ def _update_search_index(
     search_index.update_with_store(kb, previous, changes, progress)
 
 
-#: What every build derives, in order.
-DERIVATIONS = (
-    Derivation(
-        "the partner network", mint("graph", "derived", "partner-pairs"), _partner_pairs, _partner_pairs_read
-    ),
-)
-#: What every build keeps beside the store.
-INDEXES = (SideIndex("the search index", _build_search_index, _update_search_index),)
+def derivations() -> tuple[Derivation, ...]:
+    """What every build derives, in order."""
+    from mtgkb.kb.build import Derivation
+    from mtgkb.kb.iris import mint
+
+    pairs = mint("graph", "derived", "partner-pairs")
+    return (Derivation("the partner network", pairs, _partner_pairs, _partner_pairs_read),)
+
+
+def indexes() -> tuple[SideIndex, ...]:
+    """What every build keeps beside the store."""
+    from mtgkb.kb.build import SideIndex
+
+    return (SideIndex("the search index", _build_search_index, _update_search_index),)
 
 
 def open_kb(progress: Progress | None = None) -> KnowledgeBase:
     """Open the current store, building or updating it first when a source changed or it is missing
     or broken."""
-    return store_build.open_kb(progress, derivations=DERIVATIONS, indexes=INDEXES)
+    kb = open_current()
+    if kb is not None:
+        return kb
+    from mtgkb.kb import build as store_build
+
+    return store_build.open_kb(progress, derivations=derivations(), indexes=indexes())
 
 
 def build(
@@ -69,4 +80,6 @@ def build(
 ) -> BuildSummary:
     """Bring the store up to date with ``sources`` (default: everything), or with ``force`` build it
     from scratch, and swap it in atomically."""
-    return store_build.build(sources, progress, force, derivations=DERIVATIONS, indexes=INDEXES)
+    from mtgkb.kb import build as store_build
+
+    return store_build.build(sources, progress, force, derivations=derivations(), indexes=indexes())

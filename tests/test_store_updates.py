@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from mtgkb.app import DERIVATIONS, build, open_kb
+from mtgkb.app import build, derivations, open_kb
 from mtgkb.core.paths import cache_dir, imports_dir
 from mtgkb.kb.mentions import MENTIONS_GRAPH
 from mtgkb.lookups.search import search
@@ -111,7 +111,7 @@ def _graph(*parts: str) -> str:
 
 
 def test_the_partner_derivation_writes_the_graph_the_store_replaces() -> None:
-    assert [d.graph for d in DERIVATIONS] == [PAIRS_GRAPH]
+    assert [d.graph for d in derivations()] == [PAIRS_GRAPH]
 
 
 def test_editing_a_card_replaces_its_graph_only_and_equals_a_full_build(pool: Path) -> None:

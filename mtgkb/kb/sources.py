@@ -11,13 +11,11 @@ a file whose stat differs (edited, touched or copied) is hashed again."""
 from __future__ import annotations
 
 import contextlib
-import gzip
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from mtgkb import __version__
 from mtgkb.core.paths import cache_dir, imports_dir, repo_root
@@ -48,7 +46,11 @@ class Source:
 
     def open(self) -> IO[bytes]:
         """The file's bytes, decompressed when it is gzip-compressed."""
-        return gzip.open(self.path, "rb") if self.compressed else open(self.path, "rb")
+        if self.compressed:
+            import gzip
+
+            return gzip.open(self.path, "rb")
+        return open(self.path, "rb")
 
     def graph_iri(self) -> str:
         """Its named graph: the curated file's own, or the one an import names on its first line (each
@@ -109,19 +111,28 @@ def _stat_key(stat: os.stat_result) -> list[int]:
 
 
 def _content_digest(path: Path) -> str:
+    import hashlib
+
     with open(path, "rb") as stream:
         return hashlib.file_digest(stream, "sha256").hexdigest()[:32]
 
 
+def _read_cache(cache_file: Path) -> dict[str, Any]:
+    try:
+        cache = json.loads(cache_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return cache if isinstance(cache, dict) and isinstance(cache.get("files"), dict) else {}
+
+
 def digests(sources: list[Source]) -> dict[str, str]:
     """Each source's key -> a digest of its content (see the module docstring for the stat cache)."""
-    cache_file = cache_dir() / _DIGESTS
-    try:
-        known = json.loads(cache_file.read_text(encoding="utf-8"))
-        if not isinstance(known, dict):
-            known = {}
-    except (OSError, ValueError):
-        known = {}
+    return _digests(sources, cache_dir() / _DIGESTS)[0]
+
+
+def _digests(sources: list[Source], cache_file: Path) -> tuple[dict[str, str], dict[str, Any]]:
+    cache = _read_cache(cache_file)
+    known: dict[str, Any] = cache.get("files", {})
     result: dict[str, str] = {}
     changed = False
     for source in sources:
@@ -137,27 +148,38 @@ def digests(sources: list[Source]) -> dict[str, str]:
             changed = True
         result[source.key] = digest
     if changed:
-        _save(cache_file, known, {str(s.path.resolve()) for s in sources})
-    return result
+        current = {str(s.path.resolve()) for s in sources}
+        cache = {"files": {p: e for p, e in known.items() if p in current or Path(p).exists()}}
+        _save(cache_file, cache)
+    return result, cache
 
 
-def _save(cache_file: Path, known: dict[str, object], current: set[str]) -> None:
-    """Write the stat cache; entries of files that are gone are dropped. Failing to write it only
-    costs hashing again next time, so an unwritable cache directory is no error here."""
-    kept = {place: entry for place, entry in known.items() if place in current or Path(place).exists()}
+def _save(cache_file: Path, cache: dict[str, Any]) -> None:
+    """Write the stat cache. Failing to write it only costs hashing again next time, so an unwritable
+    cache directory is no error here."""
     temporary = cache_file.with_name(f".{_DIGESTS}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(kept), encoding="utf-8")
+        temporary.write_text(json.dumps(cache), encoding="utf-8")
         os.replace(temporary, cache_file)
     with contextlib.suppress(OSError):
         temporary.unlink(missing_ok=True)
 
 
 def fingerprint(sources: list[Source], known: dict[str, str] | None = None) -> str:
-    """The store's name: its format and every source's relative name and content digest."""
-    known = digests(sources) if known is None else known
-    digest = hashlib.sha256(f"{STORE_FORMAT}|{__version__}".encode())
-    for key in sorted(known):
-        digest.update(f"|{key}|{known[key]}".encode())
-    return digest.hexdigest()[:20]
+    """The store's name: its format and every source's relative name and content digest. The last
+    one computed is kept in the stat cache with what it was computed from, so a command whose
+    sources are unchanged opens its store without hashing anything."""
+    cache_file = cache_dir() / _DIGESTS
+    cache: dict[str, Any] = {}
+    if known is None:
+        known, cache = _digests(sources, cache_file)
+    recipe = [STORE_FORMAT, __version__, *(f"{key}|{known[key]}" for key in sorted(known))]
+    if cache.get("recipe") == recipe and isinstance(cache.get("fingerprint"), str):
+        return cache["fingerprint"]
+    import hashlib
+
+    name = hashlib.sha256("|".join(recipe).encode()).hexdigest()[:20]
+    if cache:
+        _save(cache_file, {**cache, "recipe": recipe, "fingerprint": name})
+    return name

@@ -113,6 +113,17 @@ def check_store(path: Path) -> dict[str, Any]:
     return meta
 
 
+def open_current() -> KnowledgeBase | None:
+    """The store of the current sources when it is there and sound; None when it must be built,
+    updated or repaired first (see :mod:`mtgkb.kb.build`, which this does not import)."""
+    from mtgkb.kb.sources import all_sources, fingerprint
+
+    try:
+        return open_store(stores_dir() / fingerprint(all_sources()))
+    except (OSError, ValueError, RuntimeError):  # RocksDB reports damage as RuntimeError
+        return None
+
+
 def open_store(path: Path) -> KnowledgeBase:
     import pyoxigraph as ox
 
