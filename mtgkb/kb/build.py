@@ -35,7 +35,7 @@ from mtgkb.core.paths import cache_dir
 from mtgkb.core.progress import Progress
 from mtgkb.kb import graph_union
 from mtgkb.kb.mentions import MENTIONS_GRAPH, derive_mentions, update_mentions
-from mtgkb.kb.name_index import name_index, update_name_index
+from mtgkb.kb.name_index import name_index, names_of, update_name_index
 from mtgkb.kb.sources import Source, all_sources, digests, fingerprint
 from mtgkb.kb.store import CHECKED_FILES, KnowledgeBase, check_store, open_store, stores_dir
 
@@ -310,8 +310,13 @@ def _apply(
 
     subjects: set[str] = set()
     stale = {d.graph for d in derivations if plan.dropped and (d.reads is None or d.reads(kb, plan.dropped))}
-    for graph in plan.dropped:
-        subjects |= graph_union.subjects_of(graph_union.remove_graph(store, graph))
+    old_content = {graph: graph_union.graph_triples(store, graph) for graph in plan.dropped}
+    for triples in old_content.values():
+        subjects |= graph_union.subjects_of(triples)
+    names_before = names_of(store, subjects)
+    for graph, triples in old_content.items():
+        graph_union.remove_graph(store, graph, triples)
+    del old_content
     records = {key: value for key, value in old_meta["sources"].items() if key in known}
     loaded = []
     for source in plan.changed:
@@ -322,7 +327,9 @@ def _apply(
         subjects |= graph_union.subjects_of(graph_union.graph_triples(store, record["graph"]))
     changed = set(plan.dropped) | set(loaded)
 
+    named_by_source = set(subjects)  # subjects whose names only the sources' graphs can change
     mentions = update_mentions(store, subjects, old_meta.get("mentions_terms"), progress)
+    derived: list[Any] = []  # triples the derived graphs lost or gained
     if mentions.subjects:
         changed.add(MENTIONS_GRAPH)
         subjects |= mentions.subjects
@@ -335,22 +342,43 @@ def _apply(
             if removed or added:
                 changed.add(derivation.graph)
                 subjects |= graph_union.subjects_of(removed | added)
+                derived += [*removed, *added]
 
     graphs = {g: n for g, n in old_meta["graphs"].items() if g not in changed}
     graphs.update({g: n for g, n in graph_union.graph_counts(store, sorted(changed)).items() if n})
-    try:
-        names = update_name_index(store, _read_names(base), subjects)
-    except (OSError, ValueError):  # damaged since the store was checked: read them all again
-        names = name_index(store)
-    _write_names(temporary, names)
+    _update_names(base, temporary, store, subjects, named_by_source, names_before, derived)
     kb.meta = {"graphs": graphs}
     for index in indexes:
         index.update(kb, base, Changes(changed, subjects), progress)
     store.flush()
     del kb, store
-    gc.collect()
     meta = {"graphs": graphs, "sources": records, "mentions_terms": mentions.terms}
     return meta, sorted(changed)
+
+
+def _update_names(
+    base: Path,
+    folder: Path,
+    store: Any,
+    subjects: set[str],
+    named_by_source: set[str],
+    before: list[list[str]],
+    derived: list[Any],
+) -> None:
+    """The name index of the updated store in ``folder``: the previous one, linked, when the changed
+    subjects are named as they were (most changes name nothing new), else read and brought up to date."""
+    from mtgkb.kb.name_index import NAMING
+
+    naming = any(triple.predicate.value in NAMING for triple in derived)
+    if not naming and names_of(store, named_by_source) == before:
+        with contextlib.suppress(OSError):
+            os.link(base / "names.json", folder / "names.json")
+            return
+    try:
+        names = update_name_index(store, _read_names(base), subjects)
+    except (OSError, ValueError):  # damaged since the store was checked: read them all again
+        names = name_index(store)
+    _write_names(folder, names)
 
 
 def _read_names(path: Path) -> list[list[str]]:

@@ -107,12 +107,12 @@ def stated_elsewhere(store: Any, graph: str) -> set[Any]:
     return {ox.Triple(row["s"], row["p"], row["o"]) for row in rows}
 
 
-def remove_graph(store: Any, graph: str) -> list[Any]:
+def remove_graph(store: Any, graph: str, triples: list[Any] | None = None) -> list[Any]:
     """Remove the named graph ``graph`` and, from the default graph, its triples that no other graph
-    states. Returns the triples it held."""
+    states. Returns the triples it held (``triples``, when the caller has read them already)."""
     import pyoxigraph as ox
 
-    triples = graph_triples(store, graph)
+    triples = graph_triples(store, graph) if triples is None else triples
     if not triples:
         store.remove_graph(ox.NamedNode(graph))
         return triples

@@ -15,6 +15,8 @@ from mtgkb.kb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
 _AT_MOST_BY_SUBJECT = 20_000
 #: The kinds of node, besides cards, that a user may name.
 _KINDS = {V.Mechanic: "mechanic", V.Step: "step", V.Zone: "zone", V.RulesConcept: "concept"}
+#: The predicates the index is read from: a change to no triple of these names nothing new.
+NAMING = frozenset({V.name, V.alsoNamed, RDFS_LABEL, RDF_TYPE})
 
 
 def name_index(store: Any) -> list[list[str]]:

@@ -139,7 +139,7 @@ def _lock(folder: Path) -> Iterator[None]:
 def build_with_store(kb: KnowledgeBase, progress: Progress | None = None) -> None:
     """Write the index of a store being built into its folder (the build holds its own lock)."""
     if fts5_available():
-        build_index(kb, kb.path / INDEX_NAME, progress)
+        build_index(kb, kb.path / INDEX_NAME, progress, synced=False)
 
 
 def update_with_store(
@@ -153,10 +153,10 @@ def update_with_store(
     path = kb.path / INDEX_NAME
     db = _open(previous / INDEX_NAME)
     if db is None:
-        build_index(kb, path, progress)
+        build_index(kb, path, progress, synced=False)
         return
     db.close()
-    with _writing(path) as temporary:
+    with _writing(path, synced=False) as temporary:
         shutil.copyfile(previous / INDEX_NAME, temporary)
         db = sqlite3.connect(temporary)
         try:
@@ -173,28 +173,30 @@ def update_with_store(
 
 
 @contextlib.contextmanager
-def _writing(path: Path) -> Iterator[Path]:
+def _writing(path: Path, synced: bool = True) -> Iterator[Path]:
     """A temporary file beside ``path`` to write the index to, renamed into place when the block ends
-    without an error and removed otherwise."""
+    without an error and removed otherwise. The index of a store being built needs no sync of its
+    own: the store folder is renamed into place whole, and a damaged index is built again."""
     # Whatever temporary files exist now were left by a killed build: a live one would hold the lock.
     for leftover in path.parent.glob(_TEMPORARY + "*"):
         leftover.unlink(missing_ok=True)
     temporary = path.parent / f"{_TEMPORARY}{os.getpid()}"
     try:
         yield temporary
-        with open(temporary, "rb") as written:
-            os.fsync(written.fileno())
+        if synced:
+            with open(temporary, "rb") as written:
+                os.fsync(written.fileno())
         os.replace(temporary, path)
     finally:
         for own in path.parent.glob(f"{temporary.name}*"):
             own.unlink(missing_ok=True)
 
 
-def build_index(kb: KnowledgeBase, path: Path, progress: Progress | None = None) -> None:
+def build_index(kb: KnowledgeBase, path: Path, progress: Progress | None = None, synced: bool = True) -> None:
     """Write the index of ``kb`` to ``path``; the caller holds the lock."""
     if progress:
         progress("building the search index")
-    with _writing(path) as temporary:
+    with _writing(path, synced) as temporary:
         db = sqlite3.connect(temporary)
         try:
             # A crash only ever loses the temporary file, so SQLite's journal and syncs are not needed.
@@ -253,25 +255,42 @@ def _replace_items(db: sqlite3.Connection, affected: set[str], items: list[tuple
             db.execute("INSERT INTO places VALUES (?, ?, ?, ?)", (rowid, values[-2], number, key))
 
 
+#: Up to this many new rows of a kind, each one's neighbours are looked up in the places index;
+#: beyond it, the kind's places are read once.
+_LOOKED_UP = 500
+_BEFORE = (
+    "SELECT id FROM places WHERE kind = ? AND (sortkey, iri) < (?, ?) ORDER BY sortkey DESC, iri DESC LIMIT 1"
+)
+_AFTER = "SELECT id FROM places WHERE kind = ? AND (sortkey, iri) > (?, ?) ORDER BY sortkey, iri LIMIT 1"
+
+
 def _places(db: sqlite3.Connection, number: int, new: list[tuple[Any, ...]]) -> list[int] | None:
     """Rowids for the sorted items ``new`` of one kind among the rows already there, or None when two
     neighbours leave too little room between them."""
-    existing = db.execute(
-        "SELECT sortkey, iri, id FROM places WHERE kind = ? ORDER BY sortkey, iri", (number,)
-    ).fetchall()
-    bounds = [number * SPAN] + [row[2] for row in existing] + [(number + 1) * SPAN]
-    keys = [(row[0], row[1]) for row in existing]
-    runs: dict[int, list[int]] = {}  # gap number -> positions in ``new`` of the items falling in it
-    for position, item in enumerate(new):
-        runs.setdefault(bisect.bisect_left(keys, (item[1], item[-2])), []).append(position)
+    low, high = number * SPAN, (number + 1) * SPAN
+    runs: dict[tuple[int, int], list[int]] = {}  # (rowid before, rowid after) -> positions in ``new``
+    if len(new) <= _LOOKED_UP:
+        for position, item in enumerate(new):
+            key = (number, item[1], item[-2])
+            before = db.execute(_BEFORE, key).fetchone()
+            after = db.execute(_AFTER, key).fetchone()
+            runs.setdefault((before[0] if before else low, after[0] if after else high), []).append(position)
+    else:
+        existing = db.execute(
+            "SELECT sortkey, iri, id FROM places WHERE kind = ? ORDER BY sortkey, iri", (number,)
+        ).fetchall()
+        bounds = [low] + [row[2] for row in existing] + [high]
+        keys = [(row[0], row[1]) for row in existing]
+        for position, item in enumerate(new):
+            gap = bisect.bisect_left(keys, (item[1], item[-2]))
+            runs.setdefault((bounds[gap], bounds[gap + 1]), []).append(position)
     places = [0] * len(new)
-    for gap, positions in runs.items():
-        low, high = bounds[gap], bounds[gap + 1]
-        step = (high - low) // (len(positions) + 1)
+    for (start, end), positions in runs.items():
+        step = (end - start) // (len(positions) + 1)
         if step < 1:
             return None
         for count, position in enumerate(positions, 1):
-            places[position] = low + count * step
+            places[position] = start + count * step
     return places
 
 
