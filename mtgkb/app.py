@@ -28,9 +28,16 @@ def _partner_pairs(kb: KnowledgeBase) -> str:
     return derive_pairs(kb)
 
 
-def _partner_pairs_read(kb: KnowledgeBase, graphs: Sequence[str]) -> bool:
-    from mtgkb.reasoning.partner_graph import pairing_inputs
+#: Up to this many changed nodes are checked one by one; beyond, every input of the network is listed.
+_CHECKED_ONE_BY_ONE = 200
 
+
+def _partner_pairs_read(kb: KnowledgeBase, graphs: Sequence[str], subjects: set[str]) -> bool:
+    from mtgkb.reasoning.partner_graph import candidate_subtypes, is_pairing_input, pairing_inputs
+
+    if len(subjects) <= _CHECKED_ONE_BY_ONE:
+        subtypes = candidate_subtypes(kb)
+        return any(is_pairing_input(kb, iri, subtypes) for iri in subjects if not iri.startswith("_:"))
     return kb.states_about(pairing_inputs(kb), graphs)
 
 
@@ -48,6 +55,12 @@ def _update_search_index(
     search_index.update_with_store(kb, previous, changes, progress)
 
 
+def _defer_search_index(kb: KnowledgeBase, previous: Path, changes: Changes) -> None:
+    from mtgkb.lookups import search_index
+
+    search_index.defer_with_store(kb, previous, changes)
+
+
 def derivations() -> tuple[Derivation, ...]:
     """What every build derives, in order."""
     from mtgkb.kb.build import Derivation
@@ -61,7 +74,7 @@ def indexes() -> tuple[SideIndex, ...]:
     """What every build keeps beside the store."""
     from mtgkb.kb.build import SideIndex
 
-    return (SideIndex("the search index", _build_search_index, _update_search_index),)
+    return (SideIndex("the search index", _build_search_index, _update_search_index, _defer_search_index),)
 
 
 def open_kb(progress: Progress | None = None) -> KnowledgeBase:

@@ -130,6 +130,26 @@ def test_editing_a_card_replaces_its_graph_only_and_equals_a_full_build(pool: Pa
     assert [hit.iri for hit in hits] == ["https://w3id.org/mtgkb/card/yuriko-the-tigers-shadow"]
 
 
+def test_after_an_edit_a_lookup_leaves_the_search_index_to_the_first_search(pool: Path) -> None:
+    from mtgkb.lookups import search_index
+
+    card = pool / "data" / "cards" / "grizzly-bears.ttl"
+    for edit in ("Grizzly Bears Qwertyone", "Grizzly Bears Qwertytwo"):  # two edits before any search
+        card.write_text(card.read_text().replace('mtgkb:name "Grizzly Bears', f'mtgkb:name "{edit}', 1))
+        kb = open_kb()  # what a lookup does: the store is updated, the index left for later
+    assert not (kb.path / INDEX_NAME).exists()
+    assert (kb.path / search_index.BASE_NAME).is_file() and (kb.path / search_index.PENDING_NAME).is_file()
+    messages: list[Any] = []
+    hits = search(kb, "qwertytwo", progress=messages.append).groups[0].hits
+    assert [hit.iri for hit in hits] == ["https://w3id.org/mtgkb/card/grizzly-bears"]
+    assert any("updating the search index" in str(m) for m in messages)
+    assert not any("building the search index" in str(m) for m in messages)
+    assert not (kb.path / search_index.BASE_NAME).exists()
+    caught_up = snapshot(kb)["search"]
+    build(force=True)
+    assert snapshot(open_kb())["search"] == caught_up
+
+
 def test_a_new_partner_card_derives_its_pairs_again(pool: Path) -> None:
     kb = open_kb()
     pairs = kb.meta["graphs"][PAIRS_GRAPH]
@@ -140,6 +160,16 @@ def test_a_new_partner_card_derives_its_pairs_again(pool: Path) -> None:
     (pool / "data" / "cards" / "thrasios-second.ttl").write_text(copy)
     _updated_matches_a_full_build()
     assert open_kb().meta["graphs"][PAIRS_GRAPH] > pairs
+    # The card loses its partner ability: its pairs go, found from what the store held before the change.
+    current = open_kb().path
+    for store in current.parent.iterdir():
+        if store != current:
+            shutil.rmtree(store)  # so that the store with the partner card is the one updated
+    (pool / "data" / "cards" / "thrasios-second.ttl").write_text(
+        copy.replace("mechanic:partner", "mechanic:ninjutsu")
+    )
+    _updated_matches_a_full_build()
+    assert open_kb().meta["graphs"][PAIRS_GRAPH] == pairs
 
 
 def test_a_card_unrelated_to_partners_leaves_the_derived_graphs_alone(pool: Path, monkeypatch) -> None:

@@ -43,6 +43,10 @@ _KEEP_OLD_STORES = 1
 #: A change to more than this share of the sources (by size on disk, before and after) is built from
 #: scratch: taking a graph out of the union costs more per triple than loading one.
 _UPDATE_AT_MOST = 0.35
+#: An update that wrote more quads one by one than this has them flushed into the store's files: a
+#: smaller one leaves them in RocksDB's log, which each read-only open replays in a millisecond or two
+#: (a flush costs a tenth of a second, most of an edit's update).
+_LOGGED_AT_MOST = 20_000
 
 
 @dataclass
@@ -67,9 +71,9 @@ class Derivation:
     what: str  # "the partner network": shown while it runs
     graph: str  # the named graph it writes
     quads: Callable[[KnowledgeBase], str]  # N-Quads text, each quad in ``graph``
-    #: Whether facts in the given named graphs can change what it derives (asked of the store before
-    #: they are replaced and after); None: any change can.
-    reads: Callable[[KnowledgeBase, Sequence[str]], bool] | None = None
+    #: Whether facts in the given named graphs, about the given subjects (IRIs), can change what it
+    #: derives (asked of the store before they are replaced and after); None: any change can.
+    reads: Callable[[KnowledgeBase, Sequence[str], set[str]], bool] | None = None
 
 
 @dataclass
@@ -89,6 +93,9 @@ class SideIndex:
     build: Callable[[KnowledgeBase, Progress | None], None]  # writes it into kb.path
     #: Writes it into kb.path from the one beside the previous store (its folder) and the changes.
     update: Callable[[KnowledgeBase, Path, Changes, Progress | None], None]
+    #: Leaves what ``update`` needs in kb.path for the first command that uses the index, when the
+    #: update was made by a command that may not (a lookup after an edit); None: always update.
+    defer: Callable[[KnowledgeBase, Path, Changes], None] | None = None
 
 
 @contextlib.contextmanager
@@ -121,8 +128,10 @@ def build(
     *,
     derivations: Sequence[Derivation],
     indexes: Sequence[SideIndex] = (),
+    eager: bool = True,
 ) -> BuildSummary:
     """Bring the store up to date with ``sources`` (default: everything) and swap it in atomically.
+    Without ``eager``, an update leaves the side indexes that can wait to their first use.
 
     A sound store of the same sources is used as it is (``how == "none"``): eight commands started at
     once build once. Otherwise the newest sound store is updated with what changed, or, with ``force``
@@ -144,7 +153,9 @@ def build(
             base, plan = (None, None) if force else _cheapest_update(key, sources, known)
             if plan is not None and base is not None:
                 try:
-                    meta, changed = _update(base, plan, temporary, known, derivations, indexes, progress)
+                    meta, changed = _update(
+                        base, plan, temporary, known, derivations, indexes, progress, eager
+                    )
                     how = "update"
                 except _Unreadable as error:
                     if progress:
@@ -271,6 +282,7 @@ def _update(
     derivations: Sequence[Derivation],
     indexes: Sequence[SideIndex],
     progress: Progress | None,
+    eager: bool = True,
 ) -> tuple[dict[str, Any], list[str]]:
     """The store at ``base`` with ``plan`` applied, written to ``temporary``; its meta data and the
     named graphs that changed. Raises :class:`_Unreadable` when the store at ``base`` cannot be read."""
@@ -288,7 +300,7 @@ def _update(
     except (OSError, ValueError, RuntimeError) as error:
         raise _Unreadable(error) from error
     try:
-        return _apply(base, old_meta, store, plan, temporary, known, derivations, indexes, progress)
+        return _apply(base, old_meta, store, plan, temporary, known, derivations, indexes, progress, eager)
     except RuntimeError as error:  # RocksDB reports a damaged file as RuntimeError
         raise _Unreadable(error) from error
 
@@ -303,28 +315,37 @@ def _apply(
     derivations: Sequence[Derivation],
     indexes: Sequence[SideIndex],
     progress: Progress | None,
+    eager: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     import pyoxigraph as ox
 
     kb = KnowledgeBase(temporary, store, {})
 
-    subjects: set[str] = set()
-    stale = {d.graph for d in derivations if plan.dropped and (d.reads is None or d.reads(kb, plan.dropped))}
     old_content = {graph: graph_union.graph_triples(store, graph) for graph in plan.dropped}
+    subjects: set[str] = set()
     for triples in old_content.values():
         subjects |= graph_union.subjects_of(triples)
+    stale = {
+        d.graph
+        for d in derivations
+        if plan.dropped and (d.reads is None or d.reads(kb, plan.dropped, subjects))
+    }
     names_before = names_of(store, subjects)
+    # Quads removed or added one by one go through RocksDB's log (bulk loads do not).
+    logged = 2 * sum(len(triples) for triples in old_content.values())
     for graph, triples in old_content.items():
         graph_union.remove_graph(store, graph, triples)
     del old_content
     records = {key: value for key, value in old_meta["sources"].items() if key in known}
     loaded = []
+    new_subjects: set[str] = set()
     for source in plan.changed:
         _load_source(store, source, progress)
         record = _source_record(source, known[source.key])
         records[source.key] = record
         loaded.append(record["graph"])
-        subjects |= graph_union.subjects_of(graph_union.graph_triples(store, record["graph"]))
+        new_subjects |= graph_union.subjects_of(graph_union.graph_triples(store, record["graph"]))
+    subjects |= new_subjects
     changed = set(plan.dropped) | set(loaded)
 
     named_by_source = set(subjects)  # subjects whose names only the sources' graphs can change
@@ -334,7 +355,11 @@ def _apply(
         changed.add(MENTIONS_GRAPH)
         subjects |= mentions.subjects
     for derivation in derivations:
-        if derivation.graph in stale or derivation.reads is None or derivation.reads(kb, loaded):
+        if (
+            derivation.graph in stale
+            or derivation.reads is None
+            or derivation.reads(kb, loaded, new_subjects)
+        ):
             if progress:
                 progress(f"deriving {derivation.what}")
             parsed = ox.parse(derivation.quads(kb).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
@@ -343,14 +368,19 @@ def _apply(
                 changed.add(derivation.graph)
                 subjects |= graph_union.subjects_of(removed | added)
                 derived += [*removed, *added]
+    logged += 2 * (len(derived) + len(mentions.subjects))
 
     graphs = {g: n for g, n in old_meta["graphs"].items() if g not in changed}
     graphs.update({g: n for g, n in graph_union.graph_counts(store, sorted(changed)).items() if n})
     _update_names(base, temporary, store, subjects, named_by_source, names_before, derived)
     kb.meta = {"graphs": graphs}
     for index in indexes:
-        index.update(kb, base, Changes(changed, subjects), progress)
-    store.flush()
+        if eager or index.defer is None:
+            index.update(kb, base, Changes(changed, subjects), progress)
+        else:
+            index.defer(kb, base, Changes(changed, subjects))
+    if logged > _LOGGED_AT_MOST:
+        store.flush()
     del kb, store
     meta = {"graphs": graphs, "sources": records, "mentions_terms": mentions.terms}
     return meta, sorted(changed)
@@ -420,7 +450,7 @@ def open_kb(
     sources = all_sources()
     path = stores_dir() / fingerprint(sources)
     if not (path / "meta.json").exists():
-        build(sources, progress, derivations=derivations, indexes=indexes)
+        build(sources, progress, derivations=derivations, indexes=indexes, eager=False)
     try:
         return open_store(path)
     except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError

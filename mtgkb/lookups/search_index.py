@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import fcntl
+import json
 import os
 import shutil
 import sqlite3
@@ -36,6 +37,10 @@ if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
 INDEX_NAME = "search.sqlite"
+#: Beside a store updated by a command that does not search: the previous store's index (a hard link)
+#: and the subjects whose rows it lacks, which the first search puts in (see :func:`defer_with_store`).
+BASE_NAME = "search.base.sqlite"
+PENDING_NAME = "search.pending.json"
 #: Bumped whenever the tables below change: an index of another format is rebuilt.
 INDEX_FORMAT = 2
 _TEMPORARY = INDEX_NAME + ".tmp-"
@@ -96,7 +101,8 @@ def open_index(kb: KnowledgeBase, progress: Progress | None = None) -> sqlite3.C
     with _lock(kb.path):
         db = _open(path)  # another process may have built it while this one waited
         if db is None:
-            build_index(kb, path, progress)
+            if not _catch_up(kb, progress):
+                build_index(kb, path, progress)
             db = _open(path)
     if db is None:
         raise sqlite3.DatabaseError(f"the search index just built in {path} cannot be opened")
@@ -150,19 +156,76 @@ def update_with_store(
     one is missing, damaged or of another format)."""
     if not fts5_available():
         return
-    path = kb.path / INDEX_NAME
-    db = _open(previous / INDEX_NAME)
-    if db is None:
-        build_index(kb, path, progress, synced=False)
+    start = _start(previous)
+    if start is None:
+        build_index(kb, kb.path / INDEX_NAME, progress, synced=False)
         return
+    base, pending = start
+    _apply_changes(kb, base, kb.path / INDEX_NAME, pending | changes.subjects, progress, synced=False)
+
+
+def defer_with_store(kb: KnowledgeBase, previous: Path, changes: Changes) -> None:
+    """Leave the index of a store being updated for its first search to bring up to date: a hard link
+    to the previous store's index (or to the one it was itself left with) and the changed subjects.
+    A command that only looks a card up does not pay for copying the index."""
+    if not fts5_available():
+        return
+    start = _start(previous)
+    if start is None:
+        return  # nothing to start from: the first search builds the index
+    base, pending = start
+    try:
+        os.link(base, kb.path / BASE_NAME)
+    except OSError:
+        return
+    subjects = sorted(pending | changes.subjects)
+    (kb.path / PENDING_NAME).write_text(json.dumps(subjects), encoding="utf-8")
+
+
+def _start(previous: Path) -> tuple[Path, set[str]] | None:
+    """The index of the store in ``previous`` and the subjects whose rows it lacks (none, or those the
+    store was left with by :func:`defer_with_store`); None when it has neither."""
+    db = _open(previous / INDEX_NAME)
+    if db is not None:
+        db.close()
+        return previous / INDEX_NAME, set()
+    try:
+        pending = set(json.loads((previous / PENDING_NAME).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return None
+    db = _open(previous / BASE_NAME)
+    if db is None:
+        return None
     db.close()
-    with _writing(path, synced=False) as temporary:
-        shutil.copyfile(previous / INDEX_NAME, temporary)
+    return previous / BASE_NAME, pending
+
+
+def _catch_up(kb: KnowledgeBase, progress: Progress | None) -> bool:
+    """Write the index from the one the store was left with and the subjects it lacks (see
+    :func:`defer_with_store`); False when there is none to start from. The caller holds the lock."""
+    start = _start(kb.path)
+    if start is None:
+        return False
+    base, subjects = start
+    if progress:
+        progress(f"updating the search index: {len(subjects):,} changed nodes")
+    _apply_changes(kb, base, kb.path / INDEX_NAME, subjects, progress, synced=True)
+    base.unlink(missing_ok=True)
+    (kb.path / PENDING_NAME).unlink(missing_ok=True)
+    return True
+
+
+def _apply_changes(
+    kb: KnowledgeBase, base: Path, path: Path, subjects: set[str], progress: Progress | None, synced: bool
+) -> None:
+    """Write to ``path`` the index ``base`` with the rows of ``subjects`` made again from ``kb``."""
+    with _writing(path, synced) as temporary:
+        shutil.copyfile(base, temporary)
         db = sqlite3.connect(temporary)
         try:
             db.execute("PRAGMA journal_mode = OFF")
             db.execute("PRAGMA synchronous = OFF")
-            affected = _affected(kb, changes.subjects)
+            affected = _affected(kb, subjects)
             if progress and len(affected) > 1000:
                 progress(f"updating the search index: {len(affected):,} cards, rules and rulings")
             items = list(_items(_Facts.of_subjects(kb, affected)))

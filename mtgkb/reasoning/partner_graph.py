@@ -12,7 +12,7 @@ commanders``, so the network and the verdict never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
@@ -97,6 +97,48 @@ def pairing_inputs(kb: KnowledgeBase) -> set[str]:
                         found.add(quad.object.value)
                         owners.append(quad.object)
     return found
+
+
+def is_pairing_input(kb: KnowledgeBase, iri: str, candidate_subtypes: set[str]) -> bool:
+    """Whether the facts of the node ``iri`` can change the partner network: it is a node of the rules
+    model, or a card :func:`pairing_inputs` counts (or a face or ability of one). A few index lookups:
+    cheaper than :func:`pairing_inputs` for a handful of changed nodes."""
+    import pyoxigraph as ox
+
+    store, default = kb.store, ox.DefaultGraph()
+
+    def objects(node: Any, predicate: str) -> list[Any]:
+        return [q.object for q in store.quads_for_pattern(node, ox.NamedNode(predicate), None, default)]
+
+    def subjects(predicate: str, node: Any) -> list[Any]:
+        return [q.subject for q in store.quads_for_pattern(None, ox.NamedNode(predicate), node, default)]
+
+    node = ox.NamedNode(iri)
+    types = {term.value for term in objects(node, RDF_TYPE)}
+    if iri == DESIGNATION or types & {V.Mechanic, V.Requirement} or objects(node, V.consequenceOf):
+        return True
+    # The cards it belongs to: itself, the card of a face, the card (or face) of an ability.
+    owners = [node, *subjects(V.hasFace, node), *subjects(V.hasAbility, node)]
+    owners += [card for owner in owners[1:] for card in subjects(V.hasFace, owner)]
+    for card in owners:
+        if V.Card not in {term.value for term in objects(card, RDF_TYPE)}:
+            continue
+        if {term.value for term in objects(card, V.subtype)} & candidate_subtypes:
+            return True
+        abilities = objects(card, V.hasAbility)
+        abilities += [a for face in objects(card, V.hasFace) for a in objects(face, V.hasAbility)]
+        for ability in abilities:
+            for mechanic in objects(ability, V.instantiates):
+                if objects(mechanic, V.pairingRule) or any(
+                    term.value == "true" for term in objects(mechanic, V.hasEveryCreatureType)
+                ):
+                    return True
+    return False
+
+
+def candidate_subtypes(kb: KnowledgeBase) -> set[str]:
+    """The subtypes partner abilities' candidate requirements name (Background, Time Lord, …)."""
+    return {row["subtype"] for row in kb.select(_CANDIDATE_SUBTYPES)}
 
 
 def read_network(kb: KnowledgeBase) -> PartnerNetwork:
