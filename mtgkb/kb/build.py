@@ -344,7 +344,7 @@ def _apply(
         record = _source_record(source, known[source.key])
         records[source.key] = record
         loaded.append(record["graph"])
-        new_subjects |= graph_union.subjects_of(graph_union.graph_triples(store, record["graph"]))
+        new_subjects |= graph_union.graph_subjects(store, record["graph"])
     subjects |= new_subjects
     changed = set(plan.dropped) | set(loaded)
 

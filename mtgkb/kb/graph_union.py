@@ -167,6 +167,12 @@ def replace_graph(store: Any, graph: str, triples: Iterable[Any]) -> tuple[set[A
     return removed, added
 
 
+def graph_subjects(store: Any, graph: str) -> set[str]:
+    """The IRIs the named graph ``graph`` states something about (the store lists them faster than
+    Python reads the graph's triples)."""
+    return {row["s"].value for row in store.query(internal_query("graph-subjects", graph=graph))}
+
+
 def subjects_of(triples: Iterable[Any]) -> set[str]:
     """The IRIs among the subjects of ``triples``."""
     import pyoxigraph as ox

@@ -456,28 +456,23 @@ class _Facts:
         import pyoxigraph as ox
 
         facts = cls()
-        facts._read_editions(kb)
         read = {predicate: name for kind in _FACTS for predicate, name in _FACTS[kind].items()}
-        by_graph = {predicate: name for predicate, name in _RULE_BY_GRAPH.items()}
         classes = {value: kind for kind, value in _CLASS.items()}
+        default = ox.DefaultGraph()
         for iri in iris:
             if iri.startswith("_:"):
                 continue
-            # Every graph's quads of the subject at once: the default graph's copy gives each fact
-            # once; a rule's title and text are wanted with the named graphs that state them.
-            for quad in kb.store.quads_for_pattern(ox.NamedNode(iri), None, None, None):
+            # The default graph's copy gives each fact once; a rule's title and text are read again
+            # below with the named graphs that state them (every graph at once reads three times as
+            # many quads).
+            for quad in kb.store.quads_for_pattern(ox.NamedNode(iri), None, None, default):
                 predicate = quad.predicate.value
-                if isinstance(quad.graph_name, ox.DefaultGraph):
-                    if predicate == RDF_TYPE and quad.object.value in classes:
-                        kind = classes[quad.object.value]
-                        facts.add(iri, kind, kind)
-                    elif predicate in read:
-                        facts.add(iri, read[predicate], quad.object.value)
-                elif predicate in by_graph:
-                    facts.add(iri, by_graph[predicate], quad.object.value, quad.graph_name.value)
-        for values in facts.subjects.values():
-            if "ruleNumber" not in values:
-                values.pop("title", None)  # read for rules only, as a full build does
+                if predicate == RDF_TYPE and quad.object.value in classes:
+                    kind = classes[quad.object.value]
+                    facts.add(iri, kind, kind)
+                elif predicate in read:
+                    facts.add(iri, read[predicate], quad.object.value)
+        facts._read_by_graph(kb, {s for s, values in facts.subjects.items() if "ruleNumber" in values})
         facts._read_faces(kb)
         facts._read_card_names(kb, {c for s in facts.subjects.values() for c in s.get("aboutCard", [])})
         return facts
