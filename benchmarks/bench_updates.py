@@ -157,6 +157,7 @@ def figures(quick: bool = False, runs: int | None = None, rules: Path = RULES) -
             )
         )
 
+        wall_time(search, env)  # the index the edits left to the first search is written now
         store = _current_store(base / "cache")
         alone = _size(store / "oxigraph")
         together = _size(base / "data" / "imports") + _size(store)
