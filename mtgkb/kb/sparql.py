@@ -10,6 +10,7 @@ size streams through in the same memory. A malformed query is a user mistake: it
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import sys
@@ -250,6 +251,7 @@ _NAMESPACES = sorted(((iri, prefix) for prefix, iri in PREFIXES.items()), key=la
 _LOCAL_NAME = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?$")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a table of a million rows names the same few IRIs again and again
 def compact_iri(iri: str) -> str:
     """``https://w3id.org/mtgkb/card/x`` -> ``card:x``; IRIs outside our prefixes stay whole."""
     for namespace, prefix in _NAMESPACES:
