@@ -15,12 +15,10 @@ import pyoxigraph as ox
 import pytest
 from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
+from mtgkb.cli import cli
 from mtgkb.cli.output import table, table_lines
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.query_limits import CHUNK_BYTES, QueryTimeout, stream_with_limit
-
-_register_commands()
 
 # Every triple of the starter store, 60 times over, with an 80-character column: about 400,000 rows
 # and 60 to 120 MB in each format, several times the memory bound below.
