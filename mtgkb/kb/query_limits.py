@@ -170,3 +170,25 @@ def refuse_service(query: str) -> None:
             "federated queries (SERVICE) are not supported: mtgkb queries only its own knowledge base",
             "remove the SERVICE clause, or run the query with a SPARQL client against both endpoints",
         )
+
+
+#: Parentheses nested deeper than this are refused before the query is parsed. Oxigraph's parser
+#: backtracks through functions with optional arguments (SUBSTR, REGEX, REPLACE, GROUP_CONCAT) and
+#: through an unclosed "!(", taking twice as long for each level (16 levels: a second; 30: hours),
+#: and it holds the interpreter while it parses, so neither the time limit nor Ctrl-C could stop it.
+MAX_NESTING = 12
+_PARENTHESES = re.compile(r"[()]")
+
+
+def refuse_deep_nesting(query: str) -> None:
+    """A query whose parentheses nest more than :data:`MAX_NESTING` deep is refused at once."""
+    depth = deepest = 0
+    for match in _PARENTHESES.finditer(_NOT_KEYWORDS.sub(" ", query)):
+        depth = depth + 1 if match.group() == "(" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    if deepest > MAX_NESTING:
+        raise MtgkbError(
+            f"the query nests parentheses {deepest} deep; at most {MAX_NESTING} levels are read "
+            "(deeper nesting can keep the SPARQL parser busy for hours, past any time limit)",
+            "compute the expression in steps with BIND, or close the parentheses left open",
+        )

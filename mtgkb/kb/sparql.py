@@ -10,6 +10,7 @@ size streams through in the same memory. A malformed query is a user mistake: it
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import sys
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from mtgkb.core.errors import MtgkbError
-from mtgkb.kb.query_limits import refuse_service
+from mtgkb.kb.query_limits import refuse_deep_nesting, refuse_service
 from mtgkb.kb.vocab import PREFIXES
 
 if TYPE_CHECKING:
@@ -124,11 +125,13 @@ def evaluate(
     named_graphs: list[str] | None = None,
 ) -> Any:
     """pyoxigraph's answer to ``query``, after the checks every way of querying shares: an update is
-    refused (:class:`UpdateRefused`), so is a federated SERVICE clause, and a malformed query is an
-    error naming the line and column. ``default_graphs``/``named_graphs`` set the dataset (see
-    :meth:`KnowledgeBase.raw_query`). A SELECT's rows are computed as they are read."""
+    refused (:class:`UpdateRefused`), so are a federated SERVICE clause and parentheses nested too
+    deep for the parser, and a malformed query is an error naming the line and column.
+    ``default_graphs``/``named_graphs`` set the dataset (see :meth:`KnowledgeBase.raw_query`). A
+    SELECT's rows are computed as they are read."""
     refuse_update(query)
     refuse_service(query)
+    refuse_deep_nesting(query)
     try:
         return kb.raw_query(query, params, default_graphs, named_graphs)
     except SyntaxError as error:
@@ -248,6 +251,7 @@ _NAMESPACES = sorted(((iri, prefix) for prefix, iri in PREFIXES.items()), key=la
 _LOCAL_NAME = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?$")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a table of a million rows names the same few IRIs again and again
 def compact_iri(iri: str) -> str:
     """``https://w3id.org/mtgkb/card/x`` -> ``card:x``; IRIs outside our prefixes stay whole."""
     for namespace, prefix in _NAMESPACES:
