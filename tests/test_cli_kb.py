@@ -17,7 +17,8 @@ def test_build_reports_graphs_and_triples(run_cli, user_dirs) -> None:
     assert sum(summary["graphs"].values()) > 0
 
 
-def test_build_updates_only_what_changed_and_full_builds_from_scratch(run_cli, kb) -> None:
+def test_build_updates_only_what_changed_and_full_builds_from_scratch(run_cli, user_dirs) -> None:
+    assert json.loads(run_cli("build", "--json").stdout)["how"] == "full"  # no store yet
     current = json.loads(run_cli("build", "--json").stdout)
     assert current["how"] == "none" and not current["changed"]
     assert "up to date" in run_cli("build").stdout
