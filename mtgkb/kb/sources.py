@@ -94,14 +94,6 @@ def imported_sources() -> list[Source]:
     return [Source(path, None, "nquads", f"imports/{path.name}") for _, path in sorted(found.items())]
 
 
-def import_stem(path: Path) -> str:
-    """``mtgjson`` for imports/mtgjson.nq.gz or imports/mtgjson.nq."""
-    for suffix in IMPORT_SUFFIXES:
-        if path.name.endswith(suffix):
-            return path.name.removesuffix(suffix)
-    return path.stem
-
-
 def all_sources() -> list[Source]:
     return curated_sources() + imported_sources()
 
