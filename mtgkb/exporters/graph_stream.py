@@ -258,15 +258,12 @@ def write_cytoscape(source: StreamedGraph, stream: TextIO, name: str) -> None:
                 data["name"] = attributes.get("name") or item.key
                 nodes.write(json.dumps({"data": data}, ensure_ascii=False) + "\n")
             else:
+                # Written by hand: json.dumps of a dict per edge took most of the export's time.
                 source_key, target, label, predicate, key = item
-                data = {
-                    "label": label,
-                    "predicate": predicate,
-                    "source": source_key,
-                    "target": target,
-                    "key": key,
-                }
-                edges.write(json.dumps({"data": data}, ensure_ascii=False) + "\n")
+                edges.write(
+                    f'{{"data": {{"label": {_json(label)}, "predicate": {_json(predicate)}, '
+                    f'"source": {_json(source_key)}, "target": {_json(target)}, "key": {key}}}}}\n'
+                )
         mixed = {attribute: _final_type(kinds) for attribute, kinds in source.types.items() if len(kinds) > 1}
         head = {"data": [["name", name]], "directed": True, "multigraph": True}
         stream.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "elements": {"nodes": [')
@@ -274,6 +271,10 @@ def write_cytoscape(source: StreamedGraph, stream: TextIO, name: str) -> None:
         stream.write('], "edges": [')
         _join(edges, stream, {})
         stream.write("]}}\n")
+
+
+#: A JSON string as json.dumps(ensure_ascii=False) writes it (the C encoder).
+_json = json.encoder.encode_basestring  # type: ignore[attr-defined]
 
 
 def _join(spool: TextIO, stream: TextIO, mixed: dict[str, type]) -> None:
