@@ -61,3 +61,4 @@ def test_any_name_gets_an_answer_or_a_message(run_cli, command: list[str], name:
     answer = json.loads(result.stdout)  # the answer, or the error as a JSON object
     if result.exit_code == 2:
         assert answer["error"], answer
+        assert len(answer["error"]) < 1000, "a message that quotes a huge name whole"
