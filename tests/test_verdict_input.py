@@ -140,3 +140,11 @@ def test_options_and_a_file_together_are_refused(run_cli, tmp_path: Path) -> Non
     )
     assert result.exit_code == 2
     assert "not both" in result.stderr
+
+
+def test_the_player_called_me_reads_as_my_in_answers() -> None:
+    from mtgkb.reasoning.verdict import possessive
+
+    assert possessive("me") == "my"
+    assert possessive("opponent") == "opponent's"
+    assert possessive("Ninja of the Deep Hours") == "Ninja of the Deep Hours'"
