@@ -177,5 +177,10 @@ def test_a_huge_value_is_quoted_short_in_a_message(kb) -> None:
         answer = _worker.run(["sparql", query, *args], timeout=CASE_LIMIT)
         assert answer["exit_code"] == 2 and len(answer["stderr"]) < 500, answer["stderr"]
         assert "…" in answer["stderr"], answer["stderr"]
-    answer = _worker.run(["sparql", "z" * 5000 + ".rq"], timeout=CASE_LIMIT)
-    assert answer["exit_code"] == 2 and len(answer["stderr"]) < 500, answer["stderr"]
+    for args in (
+        ["sparql", "z" * 5000 + ".rq"],
+        ["sparql", f"SELECT ?card ?r{'0' * 5000} WHERE {{ ?card ?p ?o }}", "-p", "s=1"],  # its variables
+        ["sparql", "SELECT ?s WHERE { ?s ?p ?o }", "-p", f"s=http://example.org/{'a ' * 3000}"],
+    ):
+        answer = _worker.run(args, timeout=CASE_LIMIT)
+        assert answer["exit_code"] == 2 and len(answer["stderr"]) < 500, answer["stderr"]

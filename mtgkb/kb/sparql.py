@@ -140,10 +140,10 @@ def evaluate(
         raise malformed_query_error(query, str(error)) from None
     except ValueError as error:
         raise MtgkbError(
-            f"cannot bind a parameter: {error}", "use VAR=VALUE with a plain variable name"
+            f"cannot bind a parameter: {shown(str(error), 200)}", "use VAR=VALUE with a plain variable name"
         ) from None
     except RuntimeError as error:
-        raise MtgkbError(f"the query failed: {error}") from error
+        raise MtgkbError(f"the query failed: {shown(str(error), 300)}") from error
     except OSError as error:
         raise MtgkbError(f"the query failed while reading the store: {error}") from error
 
@@ -359,7 +359,9 @@ def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[st
     used = variables(query)
     unknown = sorted(set(given) - used)
     if unknown:
-        listed = ", ".join(f"?{name}" for name in sorted(used)) or "none"
+        names = sorted(used)
+        listed = ", ".join(f"?{shown(name, 40)}" for name in names[:20]) or "none"
+        listed += f" and {len(names) - 20} more" if len(names) > 20 else ""
         raise MtgkbError(f"the query has no variable ?{shown(unknown[0])}", f"its variables are: {listed}")
     nodes = _node_variables(kb, query, set(given))
     return {name: _param_value(kb, value, name in nodes) for name, value in given.items()}
