@@ -9,8 +9,8 @@ import pytest
 
 from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.kb.iris import card_iri, mint, rule_iri
+from mtgkb.kb.sparql_text import bind_values
 from mtgkb.lookups.card import card_report
-from mtgkb.lookups.common import with_iri
 from mtgkb.lookups.rule import parse_rule_number, rule_report
 from mtgkb.lookups.rulings import rulings_report
 from mtgkb.lookups.search import search, search_words, snippet
@@ -263,7 +263,7 @@ def test_search_words_are_never_read_as_query_syntax(small_kb) -> None:
 
 def test_an_iri_that_could_break_a_query_is_refused() -> None:
     with pytest.raises(ValueError):
-        with_iri("SELECT * WHERE { ?card ?p ?o }", "card", "https://w3id.org/x> ?p ?o } #")
+        bind_values("SELECT * WHERE { ?card ?p ?o }", {"card": "https://w3id.org/x> ?p ?o } #"})
 
 
 def test_search_without_words_is_a_user_error(small_kb) -> None:

@@ -104,7 +104,7 @@ def queries(as_json: bool) -> None:
       mtgkb queries
     """
     from mtgkb.cli.render.sparql import render_catalogue
-    from mtgkb.kb.named_queries import catalogue
+    from mtgkb.kb.query_files import catalogue
 
     emit(catalogue(), as_json, render_catalogue)
 
@@ -125,7 +125,8 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | 
       mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
     """
     from mtgkb.app import open_kb
-    from mtgkb.kb.named_queries import get_query, parse_param_options, run_named
+    from mtgkb.kb.named_queries import parse_param_options, run_named
+    from mtgkb.kb.query_files import get_query
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)

@@ -16,13 +16,12 @@ from typing import Any
 
 from mtgkb.core.progress import Progress
 from mtgkb.kb.iris import mint, namespace
-from mtgkb.kb.vocab import RDFS_LABEL, V
+from mtgkb.kb.vocab import PREFIXES, V
 
 MENTIONS_GRAPH = mint("graph", "derived", "mentions")
 
-#: Kinds of node a ruling may speak of.
-_CLASSES = (V.Mechanic, V.Step, V.Zone, V.RulesConcept)
-# Labels written as templates ("Partner with [name]") or with a gloss ("… (family)") are not words
+# The kinds of node a ruling may speak of are those queries/internal/named-terms.rq reads. Labels
+# written as templates ("Partner with [name]") or with a gloss ("… (family)") are not words
 # a ruling uses.
 _NOT_A_TERM = re.compile(r"[\[\]()]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
@@ -51,14 +50,10 @@ def words(text: str) -> list[str]:
 
 def terms(store: Any) -> dict[str, set[str]]:
     """Each lower-case name -> the nodes carrying it."""
-    classes = " ".join(f"<{iri}>" for iri in _CLASSES)
-    query = f"""SELECT DISTINCT ?node ?term WHERE {{
-        VALUES ?class {{ {classes} }}
-        ?node a ?class .
-        {{ ?node <{RDFS_LABEL}> ?term }} UNION {{ ?node <{V.keyword}> ?term }}
-    }}"""
+    from mtgkb.kb.query_files import library_query
+
     found: dict[str, set[str]] = {}
-    for row in store.query(query):
+    for row in store.query(library_query("named-terms"), prefixes=PREFIXES):
         raw = row["term"].value
         term = " ".join(words(raw))
         if term and not _NOT_A_TERM.search(raw):

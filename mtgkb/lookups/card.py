@@ -11,17 +11,16 @@ from typing import TYPE_CHECKING
 from mtgkb.core.errors import NotFoundError
 from mtgkb.core.rule_numbers import sorted_numbers
 from mtgkb.kb.iris import card_iri
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDFS_COMMENT, RDFS_LABEL, V
 from mtgkb.lookups.common import (
     CARDS_HINT,
-    DESCRIBE_TAIL,
     Graph,
     Node,
     cards_imported,
     read_graph,
     rule_number,
     with_import_hint,
-    with_iri,
 )
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.lookups.timing import StepRef, usable_steps
@@ -121,34 +120,6 @@ class CardReport:
     cites: list[str]  # every rule number the card, its abilities, their mechanics and rulings cite
 
 
-# Rules are read briefly (number, title, parent): a full CR import puts every edition's official
-# text on them, which this report does not show. Each way of citing a rule is its own branch: one
-# property path with alternatives and optional steps was ten times slower.
-_CARD = (
-    """
-SELECT ?s ?p ?o ?olabel WHERE {
-  {
-    { ?card mtgkb:hasFace? ?s }
-    UNION { ?card mtgkb:legalities ?s }
-    UNION { ?card mtgkb:hasAbility/mtgkb:grants* ?s }
-    UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates ?s }
-    UNION { ?s mtgkb:aboutCard ?card }
-    UNION {
-      { ?card mtgkb:citesRule ?rule }
-      UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:citesRule ?rule }
-      UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates/mtgkb:citesRule ?rule }
-      UNION { ?ruling mtgkb:aboutCard ?card ; mtgkb:citesRule ?rule }
-      ?rule mtgkb:parentRule? ?s
-      BIND(true AS ?brief)
-    }
-  }
-  FILTER(!BOUND(?brief) || ?p IN (mtgkb:ruleNumber, mtgkb:title, mtgkb:parentRule))
-"""
-    + DESCRIBE_TAIL
-    + "}"
-)
-
-
 def card_report(kb: KnowledgeBase, name: str) -> CardReport:
     """The report on the card ``name`` (any case, accents or punctuation; a unique prefix will do)."""
     # A full name is its own IRI slug, so one query usually does; the name index (30,000 names at
@@ -219,7 +190,7 @@ def _slug_iri(name: str) -> str | None:
 
 def _read_if_card(kb: KnowledgeBase, iri: str) -> Graph | None:
     """The nodes of the card report on ``iri``; None when ``iri`` is not a card."""
-    graph = read_graph(kb.select(with_iri(_CARD, "card", iri)))
+    graph = read_graph(kb.select(library_query("card-report"), card=iri))
     return graph if V.Card in graph.node(iri).classes else None
 
 
