@@ -74,7 +74,9 @@ def test_json_parses(env: dict[str, str], args: tuple[str, ...]) -> None:
 def test_card_json_fields(env: dict[str, str]) -> None:
     data = json.loads(run(env, "card", "brallin", "--json").stdout)
     assert data["name"] == "Brallin, Skyshark Rider"
-    assert data["abilities"][0]["partner_with_name"] == "Shabraz, the Skyshark"
+    parameters = data["abilities"][0]["parameters"]
+    assert {"name": "partner with name", "value": "Shabraz, the Skyshark"}.items() <= parameters[1].items()
+    assert "partner with: Shabraz, the Skyshark" in run(env, "card", "brallin").stdout
 
 
 def test_rulings_text_names_the_cards(env: dict[str, str]) -> None:

@@ -47,6 +47,18 @@ class MechanicRef:
 
 
 @dataclass
+class AbilityParameter:
+    """One value completing an ability of a parameterised mechanic ("Friends forever" for
+    partner—[text]): a value of a property the ontology types ``mtgkb:AbilityParameter``."""
+
+    property: str  # IRI
+    name: str  # the property's label: "partner text"
+    value: str  # a literal, or an IRI
+    value_label: str | None  # the name of the node an IRI value is
+    shown_as: str | None  # how it reads in a description ("partner—Friends forever"); None: not shown
+
+
+@dataclass
 class AbilityInfo:
     iri: str
     label: str | None
@@ -54,9 +66,7 @@ class AbilityInfo:
     cost: str | None
     text: str | None
     comment: str | None
-    partner_text: str | None
-    partner_with_name: str | None
-    partner_with: str | None
+    parameters: list[AbilityParameter]
     granted_to: str | None
     grants: list[AbilityInfo] = field(default_factory=list)
     rules: list[RuleRef] = field(default_factory=list)  # cited by the ability or by its mechanic
@@ -243,14 +253,28 @@ def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:
         cost=node.first(V.abilityCost),
         text=node.first(V.abilityText),
         comment=node.first(RDFS_COMMENT),
-        partner_text=node.first(V.partnerText),
-        partner_with_name=node.first(V.partnerWithName),
-        partner_with=node.first(V.partnerWith),
+        parameters=_parameters(graph, node),
         granted_to=node.first(V.grantedTo),
         grants=grants,
         rules=_rule_refs(graph, cited),
         changes=_changed(graph, node.first(V.changesMechanic)),
     )
+
+
+def _parameters(graph: Graph, ability: Node) -> list[AbilityParameter]:
+    """The ability's values of every ability-parameter property, by property."""
+    found = []
+    for predicate in sorted(ability.values):
+        declared = graph.node(predicate)
+        if V.AbilityParameter not in declared.classes:
+            continue
+        name = declared.first(RDFS_LABEL) or predicate
+        template = declared.first(V.parameterTemplate)
+        for value in ability.all(predicate):
+            label = graph.labels.get(value) if isinstance(value, str) else None
+            shown = template.replace("{value}", label or str(value)) if template else None
+            found.append(AbilityParameter(predicate, name, value, label, shown))
+    return found
 
 
 def _changed(graph: Graph, iri: str | None) -> MechanicRef | None:
