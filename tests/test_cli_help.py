@@ -38,6 +38,8 @@ def test_the_commands_judges_and_tools_need_are_there() -> None:
         "sparql",
         "queries",
         "query",
+        "serve",
+        "push",
     }
     assert expected | {"export", "import rules", "import mtgjson", "import scryfall", "fetch rules"} <= names
 

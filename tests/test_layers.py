@@ -19,7 +19,7 @@ LAYERS = (
     ("mtgkb.app",),
     ("mtgkb.importers",),
     ("mtgkb.exporters",),
-    ("mtgkb.cli", "mtgkb.__main__"),
+    ("mtgkb.cli", "mtgkb.serve", "mtgkb.__main__"),
 )
 
 

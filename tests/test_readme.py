@@ -5,7 +5,7 @@ Each ```console block holds commands (``$ mtgkb …``) each followed by its outp
 stderr for a command that fails. A line holding only ``…`` stands for any number of lines (the
 README leaves out official text); every other line must be there, in that order. The examples run
 from the repository's folder (one reads examples/combat.yaml), and every command the README names
-has one, but for those that change the store or download.
+has one, but for those that change the store or work over the network.
 """
 
 from __future__ import annotations
@@ -24,8 +24,15 @@ _register_commands()
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 ELISION = "…"
-#: Commands the README names without an example: each would change the pool's store or download.
-NOT_RUN = {"import": "imports change the store", "fetch": "downloads", "build": "rebuilds the store"}
+#: Commands the README names without an example: each would change the pool's store, download, or
+#: serve or send over the network.
+NOT_RUN = {
+    "import": "imports change the store",
+    "fetch": "downloads",
+    "build": "rebuilds the store",
+    "serve": "runs a server until stopped",
+    "push": "uploads to a triple store server",
+}
 
 
 def examples() -> list[tuple[str, list[str]]]:

@@ -1,6 +1,7 @@
 """The ``mtgkb`` command line: a thin layer that parses options, calls the library and hands the
 result to :mod:`mtgkb.cli.output`. One module per command group; each registers its commands on ``cli``.
-The top layer: may import anything in mtgkb; nothing imports it but ``__main__``."""
+The top layer: may import anything in mtgkb; nothing imports it but ``__main__`` and the other front
+end beside it, ``mtgkb.serve`` (for the JSON ``--json`` prints)."""
 
 from __future__ import annotations
 

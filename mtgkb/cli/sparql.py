@@ -43,6 +43,36 @@ timeout_option = click.option(
 )
 
 
+endpoint_option = click.option(
+    "--endpoint",
+    metavar="URL",
+    help="Ask this SPARQL endpoint (e.g. one 'mtgkb push' filled) instead of the local store; "
+    "names given with --param are looked up in the local knowledge base.",
+)
+
+
+class _LocalKb:
+    """The local knowledge base, opened only when something asks for it: a remote query needs it
+    only to turn a name given with --param into an IRI."""
+
+    def __init__(self) -> None:
+        self._kb: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._kb is None:
+            from mtgkb.app import open_kb
+
+            self._kb = open_kb(progress_reporter())
+        return getattr(self._kb, name)
+
+
+def _remote(endpoint: str, text: str, params: dict[str, str], fmt: str, timeout: float | None) -> Any:
+    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT
+    from mtgkb.kb.remote import remote_query
+
+    return remote_query(endpoint, text, params, fmt, DEFAULT_TIMEOUT if timeout is None else timeout)
+
+
 def _limited(run: Callable[[], Any], timeout: float | None) -> Any:
     """``run()`` under the time limit, Ctrl-C stopping it at once (see mtgkb.kb.query_limits)."""
     from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, run_with_limit
@@ -61,9 +91,15 @@ def _format(fmt: str | None, as_json: bool) -> str:
 @format_option
 @param_option
 @timeout_option
+@endpoint_option
 @results_json_option
 def sparql(
-    query: str, fmt: str | None, params: tuple[str, ...], timeout: float | None, as_json: bool
+    query: str,
+    fmt: str | None,
+    params: tuple[str, ...],
+    timeout: float | None,
+    endpoint: str | None,
+    as_json: bool,
 ) -> None:
     """Run a SPARQL query: QUERY is the query text, a .rq file, or - for stdin.
 
@@ -76,17 +112,21 @@ def sparql(
       mtgkb sparql 'SELECT ?step WHERE { ?step a mtgkb:Step }'
       mtgkb sparql queries/mechanic-steps.rq --format csv
       echo 'ASK { card:yuriko-the-tigers-shadow ?p ?o }' | mtgkb sparql -
+      mtgkb sparql 'SELECT * WHERE { ?s ?p ?o } LIMIT 5' --endpoint http://localhost:7878/query
     """
     from mtgkb.app import open_kb
+    from mtgkb.cli.render.sparql import render_result
     from mtgkb.kb.named_queries import parse_param_options
     from mtgkb.kb.sparql import bind_params, read_query_argument, run_query
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
     given = parse_param_options(params)
+    if endpoint is not None:
+        bound = bind_params(_LocalKb(), text, given) if given else {}  # type: ignore[arg-type]
+        emit(_remote(endpoint, text, bound, output_format, timeout), False, render_result)
+        return
     kb = open_kb(progress_reporter())
-    from mtgkb.cli.render.sparql import render_result
-
     emit(
         _limited(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout),
         False,
@@ -114,8 +154,16 @@ def queries(as_json: bool) -> None:
 @format_option
 @param_option
 @timeout_option
+@endpoint_option
 @results_json_option
-def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | None, as_json: bool) -> None:
+def query(
+    name: str,
+    fmt: str | None,
+    params: tuple[str, ...],
+    timeout: float | None,
+    endpoint: str | None,
+    as_json: bool,
+) -> None:
     """Run the named query NAME (see 'mtgkb queries').
 
     \b
@@ -123,15 +171,20 @@ def query(name: str, fmt: str | None, params: tuple[str, ...], timeout: float | 
       mtgkb query mechanic-steps
       mtgkb query card-rulings --param card="Ninja of the Deep Hours"
       mtgkb query cards-by-mechanic -p mechanic=mechanic:partner --format csv
+      mtgkb query legal-partner-pairs --endpoint http://localhost:7878/query
     """
     from mtgkb.app import open_kb
-    from mtgkb.kb.named_queries import parse_param_options, run_named
+    from mtgkb.cli.render.sparql import render_result
+    from mtgkb.kb.named_queries import bind_params, parse_param_options, run_named
     from mtgkb.kb.query_files import get_query
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)
-    get_query(name)  # an unknown name is reported before the store is opened
+    named = get_query(name)  # an unknown name is reported before the store is opened
+    if endpoint is not None:
+        bound = bind_params(_LocalKb(), named, given)  # type: ignore[arg-type]
+        emit(_remote(endpoint, named.text, bound, output_format, timeout), False, render_result)
+        return
     kb = open_kb(progress_reporter())
-    from mtgkb.cli.render.sparql import render_result
 
     emit(_limited(lambda: run_named(kb, name, given, output_format), timeout), False, render_result)

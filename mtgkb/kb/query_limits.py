@@ -60,11 +60,15 @@ _NOT_KEYWORDS = re.compile(
 _SERVICE = re.compile(r"\bSERVICE\b", re.IGNORECASE)
 
 
+class ServiceRefused(MtgkbError):
+    """A federated query (SERVICE) was sent: mtgkb never reaches out to other machines."""
+
+
 def refuse_service(query: str) -> None:
     """A federated query (SERVICE) is refused: mtgkb answers from its own store, and a query must not
     make the tool reach out to other machines."""
     if _SERVICE.search(_NOT_KEYWORDS.sub(" ", query)):
-        raise MtgkbError(
+        raise ServiceRefused(
             "federated queries (SERVICE) are not supported: mtgkb queries only its own knowledge base",
             "remove the SERVICE clause, or run the query with a SPARQL client against both endpoints",
         )

@@ -85,10 +85,29 @@ def run_query(
 
     if fmt not in ALL_FORMATS:
         raise MtgkbError(f"unknown format '{fmt}'", f"use one of {', '.join(ALL_FORMATS)}")
+    answer = evaluate(kb, query, params)
+    if isinstance(answer, ox.QueryBoolean):
+        return _ask_result(answer, fmt)
+    if isinstance(answer, ox.QueryTriples):
+        return _graph_result(answer, fmt)
+    return _select_result(answer, fmt)
+
+
+def evaluate(
+    kb: KnowledgeBase,
+    query: str,
+    params: dict[str, str] | None = None,
+    default_graphs: list[str] | None = None,
+    named_graphs: list[str] | None = None,
+) -> Any:
+    """pyoxigraph's answer to ``query``, after the checks every way of querying shares: an update is
+    refused (:class:`UpdateRefused`), so is a federated SERVICE clause, and a malformed query is an
+    error naming the line and column. ``default_graphs``/``named_graphs`` set the dataset (see
+    :meth:`KnowledgeBase.raw_query`). A SELECT's rows are computed as they are read."""
     refuse_update(query)
     refuse_service(query)
     try:
-        answer = kb.raw_query(query, params)
+        return kb.raw_query(query, params, default_graphs, named_graphs)
     except SyntaxError as error:
         raise malformed_query_error(query, str(error)) from None
     except ValueError as error:
@@ -100,12 +119,6 @@ def run_query(
     except OSError as error:
         raise MtgkbError(f"the query failed while reading the store: {error}") from error
 
-    if isinstance(answer, ox.QueryBoolean):
-        return _ask_result(answer, fmt)
-    if isinstance(answer, ox.QueryTriples):
-        return _graph_result(answer, fmt)
-    return _select_result(answer, fmt)
-
 
 # The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request.
 _FIRST_KEYWORD = re.compile(
@@ -114,11 +127,15 @@ _FIRST_KEYWORD = re.compile(
 _UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
 
 
+class UpdateRefused(MtgkbError):
+    """A SPARQL Update was sent: the knowledge base is read-only."""
+
+
 def refuse_update(query: str) -> None:
     """A SPARQL Update is refused for what it is: the store is a read-only cache of the sources."""
     match = _FIRST_KEYWORD.match(query)
     if match and match.group(1).upper() in _UPDATE_KEYWORDS:
-        raise MtgkbError(
+        raise UpdateRefused(
             f"the knowledge base is read-only: SPARQL Update ({match.group(1).upper()} …) is not supported",
             "the store is rebuilt from ontology/, data/ and the imports: change a file in data/ or import a "
             "dataset ('mtgkb import --help'); queries may be SELECT, ASK, CONSTRUCT or DESCRIBE",

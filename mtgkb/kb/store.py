@@ -43,16 +43,35 @@ class KnowledgeBase:
                 ) from error
         return self._names
 
-    def raw_query(self, sparql: str, params: Mapping[str, ParamValue] | None = None) -> Any:
+    def raw_query(
+        self,
+        sparql: str,
+        params: Mapping[str, ParamValue] | None = None,
+        default_graphs: list[str] | None = None,
+        named_graphs: list[str] | None = None,
+    ) -> Any:
         """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
         object. ``params`` bind variables, each to one value or a list of them: a value starting
         with ``http://`` or ``https://`` becomes an IRI, anything else a plain string literal, through
         VALUES blocks where the query uses the variable (:func:`mtgkb.kb.sparql_text.bind_values`;
         the store then plans with the value; its own substitutions bind only after planning, which
-        made bound lookups slow)."""
+        made bound lookups slow).
+
+        ``default_graphs`` and ``named_graphs`` (graph IRIs) set the dataset instead, as the SPARQL
+        protocol's ``default-graph-uri`` and ``named-graph-uri`` do: the default graph is then the
+        merge of the graphs listed (none: empty), and ``GRAPH`` sees only the named graphs listed."""
         if params:
             sparql = bind_values(sparql, params)
-        return self.store.query(sparql, prefixes=PREFIXES)
+        if default_graphs is None and named_graphs is None:
+            return self.store.query(sparql, prefixes=PREFIXES)
+        import pyoxigraph as ox
+
+        return self.store.query(
+            sparql,
+            prefixes=PREFIXES,
+            default_graph=[ox.NamedNode(iri) for iri in default_graphs or []],
+            named_graphs=[ox.NamedNode(iri) for iri in named_graphs or []],
+        )
 
     def select(self, sparql: str, **params: ParamValue) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""

@@ -1,0 +1,82 @@
+"""What the server allows one request: its running time, the size of its answer and of the request.
+
+Every limit is settable on the command line (``mtgkb serve --help``) and each one, when reached, is an
+answer with its own status and a message that says which limit it was and how to stay within it.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from mtgkb.core.errors import MtgkbError
+
+#: Seconds a query or an API call may run before its worker is stopped.
+DEFAULT_TIMEOUT = 30.0
+#: Bytes an answer may take (the serialised results or RDF).
+DEFAULT_MAX_RESULT_BYTES = 50 * 1024 * 1024
+#: Bytes a request may carry: a query, a posted situation.
+DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
+#: Worker processes answering queries and API calls side by side.
+DEFAULT_WORKERS = 2
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout: float = DEFAULT_TIMEOUT
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
+    workers: int = DEFAULT_WORKERS
+
+
+class ResultTooLarge(MtgkbError):
+    """The answer outgrew the result-size limit while it was being written."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the answer is larger than this server's limit of {describe_bytes(limit)}",
+            "ask for less: add a LIMIT, select fewer variables or narrow the patterns "
+            "(the limit is set by 'mtgkb serve --max-result-mb')",
+        )
+
+
+class RequestTooLarge(MtgkbError):
+    """The request body or query is larger than the request-size limit."""
+
+    def __init__(self, what: str, limit: int) -> None:
+        super().__init__(
+            f"{what} is larger than this server's limit of {describe_bytes(limit)}",
+            "send a shorter request (the limit is set by 'mtgkb serve --max-request-kb')",
+        )
+
+
+class CappedBuffer(io.RawIOBase):
+    """A byte buffer that refuses to grow past ``limit``: serialisers write into it and stop with
+    :class:`ResultTooLarge` as soon as the answer is too big, before it is all in memory."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self._limit = limit
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:  # type: ignore[override]
+        self._size += len(data)
+        if self._size > self._limit:
+            raise ResultTooLarge(self._limit)
+        self._parts.append(bytes(data))
+        return len(data)
+
+    def getvalue(self) -> bytes:
+        return b"".join(self._parts)
+
+
+def describe_bytes(count: int) -> str:
+    if count >= 1024 * 1024 and count % (1024 * 1024) == 0:
+        return f"{count // (1024 * 1024)} MB"
+    if count >= 1024 and count % 1024 == 0:
+        return f"{count // 1024} KB"
+    return f"{count:,} bytes"
