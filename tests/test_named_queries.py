@@ -11,8 +11,7 @@ from click.testing import CliRunner
 from mtgkb.cli import _register_commands, cli
 from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.kb.iris import card_iri, mint
-from mtgkb.kb.named_queries import parse_param_options, run_named
-from mtgkb.kb.query_files import catalogue, get_query
+from mtgkb.kb.named_queries import catalogue, get_query, parse_param_options, run_named
 
 _register_commands()
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from mtgkb.cli import _register_commands, cli
-from mtgkb.kb.query_files import catalogue
+from mtgkb.kb.named_queries import catalogue
 
 _register_commands()
 

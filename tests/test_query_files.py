@@ -15,7 +15,8 @@ from rdflib.plugins.sparql import prepareQuery
 
 from mtgkb.core.paths import queries_dir
 from mtgkb.kb.iris import VOCAB
-from mtgkb.kb.query_files import catalogue, get_query, internal_dir, library_query, parse_query_file
+from mtgkb.kb.named_queries import catalogue, get_query, parse_query_file
+from mtgkb.kb.query_files import internal_dir, library_query, named_query_text
 from mtgkb.kb.sparql_bind import variables
 from mtgkb.kb.validation import ontology_files
 from mtgkb.kb.vocab import PREFIXES
@@ -119,4 +120,4 @@ def test_every_library_query_documents_itself_and_uses_its_params(path: Path) ->
 def test_library_queries_are_not_listed_as_named_queries() -> None:
     listed = {query.name for query in catalogue().queries}
     assert listed and not listed & {path.stem for path in internal_dir().glob("*.rq")}
-    assert get_query("card-rulings").path.parent == queries_dir()
+    assert get_query("card-rulings").text == named_query_text("card-rulings")

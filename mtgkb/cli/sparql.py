@@ -144,7 +144,7 @@ def queries(as_json: bool) -> None:
       mtgkb queries
     """
     from mtgkb.cli.render.sparql import render_catalogue
-    from mtgkb.kb.query_files import catalogue
+    from mtgkb.kb.named_queries import catalogue
 
     emit(catalogue(), as_json, render_catalogue)
 
@@ -175,8 +175,7 @@ def query(
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.render.sparql import render_result
-    from mtgkb.kb.named_queries import bind_params, parse_param_options, run_named
-    from mtgkb.kb.query_files import get_query
+    from mtgkb.kb.named_queries import bind_params, get_query, parse_param_options, run_named
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.core.rule_numbers import sorted_numbers
-from mtgkb.kb.query_files import get_query, library_query
+from mtgkb.kb.query_files import library_query, named_query_text
 from mtgkb.kb.vocab import V
 from mtgkb.lookups.common import Graph, Node, find_named, read_graph, rule_number
 
@@ -82,7 +82,7 @@ def rulings_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> Ru
     # query per kind of subject: a UNION of both, joined to the rulings' triples, made the store read
     # every ruling (two seconds with 67,000 imported rulings instead of a few milliseconds).
     if match.kind == "card":
-        dated = kb.select(get_query("card-rulings").text, card=match.iri)
+        dated = kb.select(named_query_text("card-rulings"), card=match.iri)
     else:
         dated = kb.select(library_query("rulings-mentioning"), subject=match.iri)
     newest = sorted(

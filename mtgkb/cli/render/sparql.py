@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from mtgkb.cli.output import table
 
 if TYPE_CHECKING:
-    from mtgkb.kb.query_files import QueryCatalogue
+    from mtgkb.kb.named_queries import QueryCatalogue
     from mtgkb.kb.sparql import SparqlResult
 
 
