@@ -1,7 +1,7 @@
 """Cold ``mtgkb copy`` against the budget: each run, in a new process, may take at most 1.5x the wall
 time of ``python -c "import rdflib"``. Runs alternate side by side; medians of N runs are printed.
 
-    python benchmarks/bench_copy.py [--runs 10]
+    python benchmarks/bench_copy.py [--runs 10] [--quick] [--json]
 
 Meant for the full card pool (import it first, see the README); the store is built before timing.
 Besides the bare question it times one with a situation file (a copy of a copy with counters).
@@ -9,15 +9,14 @@ Besides the bare question it times one with a situation file (a copy of a copy w
 
 from __future__ import annotations
 
-import argparse
 import json
-import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-from cold_runs import mtgkb_with_store, wall_time
+from cold_runs import IMPORT_RDFLIB, medians, mtgkb_with_store
+from figures import Figure, main
 
+RUNS, QUICK_RUNS = 10, 3
 BUDGET = 1.5
 SITUATION = {
     "turn": "me",
@@ -41,17 +40,14 @@ SITUATION = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
-
+def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
+    runs = runs or (QUICK_RUNS if quick else RUNS)
     mtgkb = mtgkb_with_store()
     with tempfile.TemporaryDirectory() as folder:
         board = Path(folder) / "board.json"
         board.write_text(json.dumps(SITUATION), encoding="utf-8")
         commands = {
-            "python -c 'import rdflib'": [sys.executable, "-c", "import rdflib"],
+            "rdflib": IMPORT_RDFLIB,
             "mtgkb copy \"Sakashima's Student\" --target 'Grizzly Bears'": [
                 mtgkb,
                 "copy",
@@ -77,18 +73,14 @@ def main() -> None:
                 "--json",
             ],
         }
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for command in commands.values():
-            wall_time(command)  # writes the bytecode caches
-        for _ in range(args.runs):
-            for name, command in commands.items():
-                times[name].append(wall_time(command))
-    baseline = statistics.median(times["python -c 'import rdflib'"])
-    print(f"medians of {args.runs} cold runs (budget: {BUDGET:.2f}x the rdflib import)")
-    for name, samples in times.items():
-        median = statistics.median(samples)
-        print(f"  {name:62s} {median * 1000:7.1f} ms  {median / baseline:5.2f}x")
+        times = medians(commands, runs)
+    baseline = times.pop("rdflib")
+    note = f"median of {runs}"
+    return [
+        Figure(name, value, "s", "import rdflib", baseline, BUDGET, note=note)
+        for name, value in times.items()
+    ]
 
 
 if __name__ == "__main__":
-    main()
+    main(figures, __doc__.splitlines()[0], "copy")

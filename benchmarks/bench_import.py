@@ -1,9 +1,9 @@
 """Time the full MTGJSON import against its budget: at most 20x the time of
-``python -c "import json,gzip; json.load(gzip.open(FILE))"`` with peak memory under 1.5 GB; then time
-cold lookups (card, rulings, and a search after the one that builds the search index) on the imported
-store against 2x ``python -c "import rdflib"``.
+``python -c "import json,gzip; json.load(gzip.open(FILE))"`` with peak memory under 1.5 GB (the
+``json.load`` peak is shown beside it); then cold lookups (card, rulings, and a search after the one
+that builds the search index) on the imported store against 2x ``python -c "import rdflib"``.
 
-    python benchmarks/bench_import.py [FILE] [--runs 3]
+    python benchmarks/bench_import.py [--file FILE] [--runs 3] [--quick] [--json]
 
 FILE defaults to ../shared/data/cards/mtgjson-atomic-merged-20260103.json.gz. Everything goes to a
 temporary data and cache directory; the user's store is untouched.
@@ -11,16 +11,13 @@ temporary data and cache directory; the user's store is untouched.
 
 from __future__ import annotations
 
-import argparse
-import os
-import resource
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from cold_runs import ENVIRONMENT, IMPORT_RDFLIB, measured, medians, mtgkb_command
+from figures import Figure, main
 
 DEFAULT = (
     Path(__file__).resolve().parents[2]
@@ -29,54 +26,75 @@ DEFAULT = (
     / "cards"
     / "mtgjson-atomic-merged-20260103.json.gz"
 )
+RUNS, QUICK_RUNS = 3, 1
+LOOKUP_RUNS, QUICK_LOOKUP_RUNS = 10, 3
+TIME_BUDGET = 20.0
+MEMORY_LIMIT_MB = 1536.0
+LOOKUP_BUDGET = 2.0
 
 
-def timed(command: list[str], env: dict[str, str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", default=str(DEFAULT))
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--lookups", type=int, default=10)
-    args = parser.parse_args()
-    mtgkb = shutil.which("mtgkb") or sys.exit("mtgkb is not on PATH: install the project first")
-
+def figures(quick: bool = False, runs: int | None = None, file: Path = DEFAULT) -> list[Figure]:
+    runs = runs or (QUICK_RUNS if quick else RUNS)
+    lookup_runs = QUICK_LOOKUP_RUNS if quick else LOOKUP_RUNS
+    if not file.is_file():
+        sys.exit(f"no MTGJSON file at {file}")
+    mtgkb = mtgkb_command()
     with tempfile.TemporaryDirectory() as home:
-        env = dict(os.environ, MTGKB_CACHE_DIR=f"{home}/cache", MTGKB_DATA_DIR=f"{home}/data")
-        load = f"import json,gzip; json.load(gzip.open({args.file!r}))"
-        baseline = statistics.median(timed([sys.executable, "-c", load], env) for _ in range(args.runs))
-        imports = [timed([mtgkb, "import", "mtgjson", args.file, "--json"], env) for _ in range(args.runs)]
-        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        median = statistics.median(imports)
-        print(f"json.load of the file:  {baseline:6.2f} s (median of {args.runs})")
-        ratio = median / baseline
-        print(f"mtgkb import mtgjson:   {median:6.2f} s (median of {args.runs}) = {ratio:4.1f}x (budget 20x)")
-        print(f"peak memory of any run: {peak_mb:6.0f} MB (budget 1,536 MB)")
-
-        rdflib = [sys.executable, "-c", "import rdflib"]
+        env = dict(ENVIRONMENT, MTGKB_CACHE_DIR=f"{home}/cache", MTGKB_DATA_DIR=f"{home}/data")
+        load = [sys.executable, "-c", f"import json,gzip; json.load(gzip.open({str(file)!r}))"]
+        loads = [measured(load, env) for _ in range(runs)]
+        imports = [measured([mtgkb, "import", "mtgjson", str(file), "--json"], env) for _ in range(runs)]
+        note = f"median of {runs}"
+        found = [
+            Figure(
+                "mtgkb import mtgjson",
+                statistics.median(seconds for seconds, _ in imports),
+                "s",
+                "json.load",
+                statistics.median(seconds for seconds, _ in loads),
+                TIME_BUDGET,
+                note=note,
+            ),
+            Figure(
+                "peak memory of mtgkb import mtgjson",
+                max(peak for _, peak in imports),
+                "MB",
+                "json.load",
+                max(peak for _, peak in loads),
+                limit=MEMORY_LIMIT_MB,
+                note=f"most of {runs}",
+            ),
+        ]
+        search = [mtgkb, "search", "unblocked attacker"]
+        first_search = measured(search, env)[0]  # builds the full-text index beside the store
         lookups = {
-            "card": [mtgkb, "card", "Yuriko, the Tiger's Shadow"],
-            "rulings": [mtgkb, "rulings", "Yuriko, the Tiger's Shadow"],
-            "search": [mtgkb, "search", "unblocked attacker"],
+            "rdflib": IMPORT_RDFLIB,
+            "cold mtgkb card": [mtgkb, "card", "Yuriko, the Tiger's Shadow"],
+            "cold mtgkb rulings": [mtgkb, "rulings", "Yuriko, the Tiger's Shadow"],
+            "cold mtgkb search": search,
         }
-        # The first search builds the full-text index beside the store; the timed ones reuse it.
-        index_build = timed(lookups["search"], env)
-        print(f"first mtgkb search:     {index_build:6.2f} s (builds the search index)")
-        samples: dict[str, list[float]] = {"rdflib": [], **{k: [] for k in lookups}}
-        for _ in range(args.lookups):
-            samples["rdflib"].append(timed(rdflib, env))
-            for name, command in lookups.items():
-                samples[name].append(timed(command, env))
-        reference = statistics.median(samples["rdflib"])
-        print(f"python -c 'import rdflib': {reference * 1000:6.0f} ms (median of {args.lookups})")
-        for name in lookups:
-            value = statistics.median(samples[name])
-            print(f"cold mtgkb {name:8s}:     {value * 1000:6.0f} ms = {value / reference:4.2f}x (budget 2x)")
+        times = medians(lookups, lookup_runs, env)
+    baseline = times.pop("rdflib")
+    lookup_note = f"median of {lookup_runs}, MTGJSON only"
+    found += [
+        Figure(name, value, "s", "import rdflib", baseline, LOOKUP_BUDGET, note=lookup_note)
+        for name, value in times.items()
+    ]
+    found.append(
+        Figure(
+            "first mtgkb search after the import (builds the index)",
+            first_search,
+            "s",
+            "later search",
+            times["cold mtgkb search"],
+        )
+    )
+    return found
 
 
 if __name__ == "__main__":
-    main()
+    if "--file" in sys.argv:
+        at = sys.argv.index("--file")
+        DEFAULT = Path(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
+    main(lambda quick, runs: figures(quick, runs, DEFAULT), __doc__.splitlines()[0], "import")

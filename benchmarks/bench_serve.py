@@ -5,6 +5,8 @@ one process would measure the client's interpreter lock, not the server). Run it
 want measured (import the full pool first for the issue's figures).
 
     python benchmarks/bench_serve.py [--requests 300] [--clients 8] [--workers 2]
+
+``figures()`` gives the same figures to ``run.py`` (fewer requests with --quick).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ import sys
 import time
 import urllib.parse
 
-from cold_runs import ENVIRONMENT
+from cold_runs import ENVIRONMENT, mtgkb_command
+from figures import Figure
+
+REQUESTS, QUICK_REQUESTS, CLIENTS, WORKERS = 300, 60, 8, 2
 
 RULINGS = (
     "SELECT ?ruling ?date ?text WHERE { ?ruling mtgkb:aboutCard card:yuriko-the-tigers-shadow ; "
@@ -42,7 +47,7 @@ SITUATION = {
 
 
 def start_server(workers: int) -> tuple[subprocess.Popen, str, int]:
-    command = ["mtgkb", "serve", "--port", "0", "--json", "--workers", str(workers)]
+    command = [mtgkb_command(), "serve", "--port", "0", "--json", "--workers", str(workers)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=ENVIRONMENT)
     lines = []
     for line in process.stdout:
@@ -51,7 +56,9 @@ def start_server(workers: int) -> tuple[subprocess.Popen, str, int]:
             break
     info = json.loads("".join(lines))
     host, port = urllib.parse.urlsplit(info["url"]).netloc.rsplit(":", 1)
-    print(f"server: {info['triples']:,} triples, {workers} workers, {info['url']}", flush=True)
+    print(
+        f"server: {info['triples']:,} triples, {workers} workers, {info['url']}", file=sys.stderr, flush=True
+    )
     return process, host, int(port)
 
 
@@ -86,9 +93,36 @@ def measure(
     print(
         f"{name:<42} {clients} clients x {count}: p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  "
         f"{len(latencies) / elapsed:7.0f} requests/s",
+        file=sys.stderr,
         flush=True,
     )
     return p50, p99
+
+
+def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
+    """The latencies against their budgets; ``runs`` is the number of requests per client."""
+    requests = runs or (QUICK_REQUESTS if quick else REQUESTS)
+    process, host, port = start_server(WORKERS)
+    try:
+        query = "/sparql?" + urllib.parse.urlencode({"query": RULINGS})
+        verdict = "/api/can-activate?" + urllib.parse.urlencode({"card": "Ninja of the Deep Hours"})
+        body = json.dumps(SITUATION).encode()
+        p50, p99 = measure(host, port, "SPARQL: a card's rulings", "GET", query, None, CLIENTS, requests)
+        verdict_p50, _ = measure(host, port, "API: can-activate", "POST", verdict, body, 1, requests)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)
+    note = f"{CLIENTS} clients x {requests} requests, {WORKERS} workers"
+    return [
+        Figure("mtgkb serve: a card's rulings by SPARQL, p50", p50 / 1000, limit=0.005, note=note),
+        Figure("mtgkb serve: a card's rulings by SPARQL, p99", p99 / 1000, limit=0.020, note=note),
+        Figure(
+            "mtgkb serve: can-activate through the API, p50",
+            verdict_p50 / 1000,
+            limit=0.015,
+            note=f"1 client x {requests} requests",
+        ),
+    ]
 
 
 def main() -> None:

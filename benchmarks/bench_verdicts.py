@@ -3,20 +3,19 @@
 N runs are printed. Run it on the store you want measured (import the full pool first for the
 issue's figures).
 
-    python benchmarks/bench_verdicts.py [--runs 10]
+    python benchmarks/bench_verdicts.py [--runs 10] [--quick] [--json]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import statistics
-import sys
 import tempfile
 from pathlib import Path
 
-from cold_runs import mtgkb_with_store, wall_time
+from cold_runs import IMPORT_RDFLIB, medians, mtgkb_with_store
+from figures import Figure, main
 
+RUNS, QUICK_RUNS = 10, 3
 COMBAT = {
     "turn": "me",
     "step": "declare-blockers",
@@ -36,17 +35,13 @@ COMBAT = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
-
+def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
+    runs = runs or (QUICK_RUNS if quick else RUNS)
     mtgkb = mtgkb_with_store()
     with tempfile.TemporaryDirectory() as folder:
         situation = Path(folder) / "combat.json"
         situation.write_text(json.dumps(COMBAT), encoding="utf-8")
         commands = {
-            "python -c 'import rdflib'": ([sys.executable, "-c", "import rdflib"], None),
             "mtgkb can-activate (ninjutsu)": (
                 [mtgkb, "can-activate", "Ninja of the Deep Hours", "-s", str(situation)],
                 1.5,
@@ -62,24 +57,16 @@ def main() -> None:
             "mtgkb options": ([mtgkb, "options", "-s", str(situation)], 2.0),
             "mtgkb timing": ([mtgkb, "timing", "Ninja of the Deep Hours"], 1.5),
         }
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for command, _budget in commands.values():
-            wall_time(command)  # writes the bytecode caches
-        for _ in range(args.runs):
-            for name, (command, _budget) in commands.items():
-                times[name].append(wall_time(command))
-    baseline = statistics.median(times["python -c 'import rdflib'"])
-    print(f"medians of {args.runs} cold runs, against the rdflib import")
-    for name, samples in times.items():
-        median = statistics.median(samples)
-        budget = commands[name][1]
-        verdict = (
-            ""
-            if budget is None
-            else f"  budget {budget:.1f}x {'ok' if median / baseline <= budget else 'OVER'}"
+        times = medians(
+            {"rdflib": IMPORT_RDFLIB, **{name: command for name, (command, _) in commands.items()}}, runs
         )
-        print(f"  {name:42s} {median * 1000:7.1f} ms  {median / baseline:5.2f}x{verdict}")
+    baseline = times.pop("rdflib")
+    note = f"median of {runs}"
+    return [
+        Figure(name, times[name], "s", "import rdflib", baseline, budget, note=note)
+        for name, (_, budget) in commands.items()
+    ]
 
 
 if __name__ == "__main__":
-    main()
+    main(figures, __doc__.splitlines()[0], "verdicts")

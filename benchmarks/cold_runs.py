@@ -1,30 +1,92 @@
-"""What the cold-run benchmark scripts share: the environment they run commands in, timing one run,
-and finding mtgkb with its store built."""
+"""What the benchmark scripts share: the environment they run commands in, timing runs side by side,
+the peak memory of a run, and finding mtgkb with its store built."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Mapping
+from pathlib import Path
 
 # Bytecode caches as a user has them: a shell with PYTHONDONTWRITEBYTECODE set would make every cold
 # run recompile mtgkb's sources (an editable install has no compiled files), but not rdflib's.
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+IMPORT_RDFLIB = [sys.executable, "-c", "import rdflib"]
 
 
-def wall_time(command: list[str]) -> float:
+def wall_time(command: list[str], env: Mapping[str, str] | None = None) -> float:
     """Seconds one run of ``command`` takes; exit 1 (a "no" verdict) is still a finished answer."""
     started = time.perf_counter()
-    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENVIRONMENT)
-    if result.returncode not in (0, 1):
-        sys.exit(f"{' '.join(command)} exited {result.returncode}")
+    code = subprocess.call(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(env or ENVIRONMENT)
+    )
+    if code not in (0, 1):
+        sys.exit(f"{' '.join(command)} exited {code}")
     return time.perf_counter() - started
 
 
+# Runs a command and writes the peak resident memory of that command's process (in KB) to a file.
+# The peak a parent reads with wait4 counts the parent's own memory at the moment it forked the child
+# (Linux keeps the figure across exec), so a large benchmark process would inflate every child's peak:
+# this small launcher forks the command instead.
+_PEAK_LAUNCHER = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.call(sys.argv[2:])\n"
+    "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+    "sys.exit(code)\n"
+)
+
+
+def measured(command: list[str], env: Mapping[str, str] | None = None) -> tuple[float, float]:
+    """Seconds one run of ``command`` takes and the peak resident memory of its process, in MB (the
+    launcher that measures the peak adds a few milliseconds: for long runs)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".peak") as peak:
+        started = time.perf_counter()
+        code = subprocess.call(
+            [sys.executable, "-c", _PEAK_LAUNCHER, peak.name, *command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=dict(env or ENVIRONMENT),
+        )
+        seconds = time.perf_counter() - started
+        kilobytes = int(peak.read() or 0)
+    if code not in (0, 1):
+        sys.exit(f"{' '.join(command)} exited {code}")
+    return seconds, kilobytes / 1024
+
+
+def medians(
+    commands: Mapping[str, list[str]], runs: int, env: Mapping[str, str] | None = None
+) -> dict[str, float]:
+    """The median seconds of each command over ``runs`` rounds. The commands take turns, so a change
+    in the machine's load touches them all alike; an untimed round first writes the bytecode caches."""
+    for command in commands.values():
+        wall_time(command, env)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(wall_time(command, env))
+    return {name: statistics.median(samples) for name, samples in times.items()}
+
+
+def mtgkb_command() -> str:
+    """The mtgkb command installed beside this Python, or on PATH."""
+    beside = Path(sys.executable).parent / "mtgkb"
+    mtgkb = str(beside) if beside.is_file() else shutil.which("mtgkb")
+    if mtgkb is None:
+        sys.exit("mtgkb is not on PATH: install the project first")
+    return mtgkb
+
+
 def mtgkb_with_store() -> str:
-    """The mtgkb on PATH, after building its store so no timed run builds it."""
-    mtgkb = shutil.which("mtgkb") or sys.exit("mtgkb is not on PATH: install the project first")
-    subprocess.run([mtgkb, "build"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """The mtgkb command, after building its store so no timed run builds it."""
+    mtgkb = mtgkb_command()
+    subprocess.run(
+        [mtgkb, "build"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENVIRONMENT
+    )
     return mtgkb

@@ -5,7 +5,8 @@ changed nothing.
 The full import (the Comprehensive Rules, the Scryfall commander list, then the whole MTGJSON
 snapshot; the rules first, while the store is still small, so their rebuild is cheap) is the
 expensive part;
-:func:`imported_pool` runs it once, in its own data and cache folders, however many test modules ask.
+:func:`imported_pool` runs it once, in its own data and cache folders, however many test modules ask
+(through the ``card_pool`` fixture of conftest.py).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ class Pool:
     base: Path
     kb: Any  # KnowledgeBase, opened read-only
     curated_before: dict[str, str]
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The environment that points mtgkb at the pool's folders (``env`` of ``run_cli``)."""
+        return {"MTGKB_DATA_DIR": str(self.data_dir), "MTGKB_CACHE_DIR": str(self.cache_dir)}
 
 
 _POOL: Pool | None = None

@@ -1,8 +1,11 @@
 """Hypothesis profiles and helpers shared by the fuzz tests (tests/test_fuzz_*.py).
 
 ``MTGKB_FUZZ_PROFILE=soak`` runs each target for many more examples (``MTGKB_FUZZ_EXAMPLES``,
-default 100,000); the default profile keeps the whole suite's run short. Every case runs under a
-time limit, so a hang fails the case instead of the run.
+default 100,000); the default profile keeps the whole suite's run short. ``MTGKB_FUZZ_SECONDS`` makes
+a soak run last: each fuzz test runs again and again, a round of ``MTGKB_FUZZ_EXAMPLES`` cases from a
+fresh random start each time, until that many seconds have passed (see ``tests/conftest.py``, which
+also reports the cases tried). Every case runs under a time limit, so a hang fails the case instead
+of the run.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ settings.load_profile(os.environ.get("MTGKB_FUZZ_PROFILE", "default"))
 
 #: Seconds one case may take before it counts as a hang.
 CASE_LIMIT = float(os.environ.get("MTGKB_FUZZ_CASE_SECONDS", "20"))
+#: Seconds each fuzz test runs for in a soak run (0: one round of max_examples cases).
+SOAK_SECONDS = float(os.environ.get("MTGKB_FUZZ_SECONDS", "0"))
+#: Cases tried so far in this process (every case runs under :func:`time_limit`).
+cases_tried = 0
 
 
 class Hang(AssertionError):
@@ -44,6 +51,8 @@ class Hang(AssertionError):
 @contextlib.contextmanager
 def time_limit(seconds: float = CASE_LIMIT) -> Iterator[None]:
     """Fail with :class:`Hang` when the block runs longer than ``seconds``."""
+    global cases_tried
+    cases_tried += 1
 
     def expired(signum: int, frame: Any) -> None:
         raise Hang(f"the case ran longer than {seconds} s")

@@ -6,21 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
 
 BOARD = {
     "turn": "me",
     "step": "precombat-main",
     "players": {"me": {"battlefield": [{"card": "Grizzly Bears"}], "hand": ["Clone"]}},
 }
-
-
-def run(arguments: list[str], situation: str | None = None):
-    return CliRunner().invoke(cli, arguments, input=situation)
 
 
 @pytest.mark.usefixtures("kb")
@@ -67,8 +58,10 @@ def run(arguments: list[str], situation: str | None = None):
         ),
     ],
 )
-def test_bad_input_exits_2_with_a_message(arguments: list[str], situation: str | None, message: str) -> None:
-    result = run(arguments, situation)
+def test_bad_input_exits_2_with_a_message(
+    run_cli, arguments: list[str], situation: str | None, message: str
+) -> None:
+    result = run_cli(*arguments, input=situation)
     assert result.exit_code == 2, result.output
     assert message in result.stderr
     assert "Traceback" not in result.output
@@ -76,7 +69,7 @@ def test_bad_input_exits_2_with_a_message(arguments: list[str], situation: str |
 
 
 @pytest.mark.usefixtures("kb")
-def test_a_yaml_situation_reads_like_json() -> None:
+def test_a_yaml_situation_reads_like_json(run_cli) -> None:
     yaml_board = "\n".join(
         [
             "turn: me",
@@ -87,7 +80,9 @@ def test_a_yaml_situation_reads_like_json() -> None:
             "      - {card: Grizzly Bears, tapped: true}",
         ]
     )
-    result = run(["copy", "Clone", "--target", "Grizzly Bears", "--situation", "-", "--json"], yaml_board)
+    result = run_cli(
+        "copy", "Clone", "--target", "Grizzly Bears", "--situation", "-", "--json", input=yaml_board
+    )
     assert result.exit_code == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["result"]["tapped"] is False
@@ -99,8 +94,8 @@ def test_a_yaml_situation_reads_like_json() -> None:
 
 
 @pytest.mark.usefixtures("kb")
-def test_text_shows_the_answer_the_copy_and_its_rules() -> None:
-    result = run(["copy", "Spark Double", "--target", "Yuriko, the Tiger's Shadow"])
+def test_text_shows_the_answer_the_copy_and_its_rules(run_cli) -> None:
+    result = run_cli("copy", "Spark Double", "--target", "Yuriko, the Tiger's Shadow")
     assert result.exit_code == 0, result.stderr
     text = result.stdout
     assert text.startswith("Can Spark Double copy Yuriko, the Tiger's Shadow? YES")
@@ -110,7 +105,7 @@ def test_text_shows_the_answer_the_copy_and_its_rules() -> None:
 
 
 @pytest.mark.usefixtures("kb")
-def test_a_no_exits_1_with_the_failing_check_in_text() -> None:
-    result = run(["copy", "Grizzly Bears", "--target", "Clone"])
+def test_a_no_exits_1_with_the_failing_check_in_text(run_cli) -> None:
+    result = run_cli("copy", "Grizzly Bears", "--target", "Clone")
     assert result.exit_code == 1
     assert "NO  Grizzly Bears has a copy effect  [CR 707.1]" in result.stdout

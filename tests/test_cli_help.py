@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import click
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
+from mtgkb.cli import cli
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -45,15 +42,15 @@ def test_the_commands_judges_and_tools_need_are_there() -> None:
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
-def test_every_command_has_help_with_an_example_and_json_output(path: tuple[str, ...]) -> None:
-    result = CliRunner().invoke(cli, [*path, "--help"])
+def test_every_command_has_help_with_an_example_and_json_output(run_cli, path: tuple[str, ...]) -> None:
+    result = run_cli(*path, "--help")
     assert result.exit_code == 0
     assert "Example" in result.stdout, f"'mtgkb {' '.join(path)} --help' shows no example"
     assert "--json" in result.stdout, f"'mtgkb {' '.join(path)}' has no --json"
 
 
-def test_an_unknown_command_exits_2_with_a_suggestion() -> None:
-    result = CliRunner().invoke(cli, ["crad", "Yuriko"])
+def test_an_unknown_command_exits_2_with_a_suggestion(run_cli) -> None:
+    result = run_cli("crad", "Yuriko")
     assert result.exit_code == 2
     assert "Did you mean 'card'" in result.stderr
     assert "Traceback" not in result.stderr

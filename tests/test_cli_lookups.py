@@ -4,32 +4,12 @@ mistake, JSON that parses. Runs against the fixture knowledge base in tests/fixt
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from mtgkb.cli import _register_commands, cli
-
-FIXTURES = Path(__file__).parent / "fixtures" / "lookups"
 
 
-@pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    _register_commands()
-    return {
-        "MTGKB_ROOT": str(FIXTURES),
-        "MTGKB_DATA_DIR": str(FIXTURES),
-        "MTGKB_CACHE_DIR": str(tmp_path_factory.mktemp("cli-lookups-cache")),
-    }
-
-
-def run(env: dict[str, str], *args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), env=env)
-
-
-def test_card_text(env: dict[str, str]) -> None:
-    result = run(env, "card", "Yuriko,", "the", "Tiger's", "Shadow")
+def test_card_text(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("card", "Yuriko,", "the", "Tiger's", "Shadow", env=small_kb_env)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Yuriko, the Tiger's Shadow   {1}{U}{B}"
@@ -41,16 +21,16 @@ def test_card_text(env: dict[str, str]) -> None:
     assert "Summary (our words" in result.stdout
 
 
-def test_card_typo_exits_2_with_did_you_mean(env: dict[str, str]) -> None:
-    result = run(env, "card", "Thrasois")
+def test_card_typo_exits_2_with_did_you_mean(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("card", "Thrasois", env=small_kb_env)
     assert result.exit_code == 2
     assert "did you mean 'Thrasios, Triton Hero'" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     assert result.stdout == ""
 
 
-def test_ambiguous_card_lists_the_candidates(env: dict[str, str]) -> None:
-    result = run(env, "card", "sakashima")
+def test_ambiguous_card_lists_the_candidates(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("card", "sakashima", env=small_kb_env)
     assert result.exit_code == 2
     assert "Sakashima's Student" in result.stderr and "Sakashima the Impostor" in result.stderr
 
@@ -65,64 +45,64 @@ def test_ambiguous_card_lists_the_candidates(env: dict[str, str]) -> None:
         ("search", "unblocked", "attacker", "--limit", "1"),
     ],
 )
-def test_json_parses(env: dict[str, str], args: tuple[str, ...]) -> None:
-    result = run(env, *args, "--json")
+def test_json_parses(run_cli, small_kb_env: dict[str, str], args: tuple[str, ...]) -> None:
+    result = run_cli(*args, "--json", env=small_kb_env)
     assert result.exit_code == 0, result.stderr
     assert isinstance(json.loads(result.stdout), dict)
 
 
-def test_card_json_fields(env: dict[str, str]) -> None:
-    data = json.loads(run(env, "card", "brallin", "--json").stdout)
+def test_card_json_fields(run_cli, small_kb_env: dict[str, str]) -> None:
+    data = json.loads(run_cli("card", "brallin", "--json", env=small_kb_env).stdout)
     assert data["name"] == "Brallin, Skyshark Rider"
     parameters = data["abilities"][0]["parameters"]
     assert {"name": "partner with name", "value": "Shabraz, the Skyshark"}.items() <= parameters[1].items()
-    assert "partner with: Shabraz, the Skyshark" in run(env, "card", "brallin").stdout
+    assert "partner with: Shabraz, the Skyshark" in run_cli("card", "brallin", env=small_kb_env).stdout
 
 
-def test_rulings_text_names_the_cards(env: dict[str, str]) -> None:
-    result = run(env, "rulings", "ninjutsu")
+def test_rulings_text_names_the_cards(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("rulings", "ninjutsu", env=small_kb_env)
     assert result.exit_code == 0, result.stderr
     assert "Rulings that mention the mechanic Ninjutsu: 2" in result.stdout
     assert result.stdout.index("2020-01-01  Ninja of the Deep Hours") < result.stdout.index("2018-08-10")
 
 
-def test_rule_text(env: dict[str, str]) -> None:
-    result = run(env, "rule", "702.49d")
+def test_rule_text(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("rule", "702.49d", env=small_kb_env)
     assert result.exit_code == 0, result.stderr
     assert "Official text (2026-04-17 edition):" in result.stdout
     assert "Newer fixture wording" in result.stdout
     assert "card         Yuriko, the Tiger's Shadow  (through Commander ninjutsu)" in result.stdout
 
 
-def test_malformed_rule_number(env: dict[str, str]) -> None:
-    result = run(env, "rule", "abc")
+def test_malformed_rule_number(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("rule", "abc", env=small_kb_env)
     assert result.exit_code == 2
     assert "not a rule number" in result.stderr and "702.49d" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_unknown_rule_suggests_neighbours(env: dict[str, str]) -> None:
-    result = run(env, "rule", "702.49z")
+def test_unknown_rule_suggests_neighbours(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("rule", "702.49z", env=small_kb_env)
     assert result.exit_code == 2
     assert "did you mean" in result.stderr and "702.49d" in result.stderr
 
 
-def test_search_text_and_no_match(env: dict[str, str]) -> None:
-    result = run(env, "search", "commander", "tax")
+def test_search_text_and_no_match(run_cli, small_kb_env: dict[str, str]) -> None:
+    result = run_cli("search", "commander", "tax", env=small_kb_env)
     assert result.exit_code == 0, result.stderr
     assert "CR 903.8 Commander tax" in result.stdout
-    empty = run(env, "search", "xyzzy")
+    empty = run_cli("search", "xyzzy", env=small_kb_env)
     assert empty.exit_code == 0
     assert "No card, rule or ruling" in empty.stdout
 
 
-def test_search_limit_must_be_positive(env: dict[str, str]) -> None:
-    assert run(env, "search", "ninjutsu", "--limit", "0").exit_code == 2
+def test_search_limit_must_be_positive(run_cli, small_kb_env: dict[str, str]) -> None:
+    assert run_cli("search", "ninjutsu", "--limit", "0", env=small_kb_env).exit_code == 2
 
 
 @pytest.mark.parametrize("command", ["card", "rulings", "rule", "search"])
-def test_help_shows_an_example(env: dict[str, str], command: str) -> None:
-    result = run(env, command, "--help")
+def test_help_shows_an_example(run_cli, small_kb_env: dict[str, str], command: str) -> None:
+    result = run_cli(command, "--help", env=small_kb_env)
     assert result.exit_code == 0
     assert f"mtgkb {command} " in result.stdout
     assert "--json" in result.stdout

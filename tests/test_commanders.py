@@ -10,75 +10,66 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from card_pool import expected_slugs, imported_pool, load_subset
-from click.testing import CliRunner
+from card_pool import expected_slugs, load_subset
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.kb.iris import card_iri, mint
-
-_register_commands()
-
-
-def run(*arguments: str):
-    return CliRunner().invoke(cli, list(arguments))
-
 
 # --------------------------------------------------------------------------------------------------
 # Bad input, on the bundled knowledge base
 
 
-def test_a_misspelt_name_is_an_error_with_a_suggestion(kb) -> None:
-    result = run("commanders", "Thrasois", "Tymna the Weaver")
+def test_a_misspelt_name_is_an_error_with_a_suggestion(run_cli, kb) -> None:
+    result = run_cli("commanders", "Thrasois", "Tymna the Weaver")
     assert result.exit_code == 2
     assert "no card named 'Thrasois'" in result.stderr
     assert "Thrasios, Triton Hero" in result.stderr
     assert "Traceback" not in result.output
 
 
-def test_no_names_is_a_usage_error(kb) -> None:
-    result = run("commanders")
+def test_no_names_is_a_usage_error(run_cli, kb) -> None:
+    result = run_cli("commanders")
     assert result.exit_code == 2
     assert "Missing argument" in result.stderr
 
 
-def test_an_empty_name_is_an_error(kb) -> None:
-    result = run("commanders", "Thrasios, Triton Hero", " ")
+def test_an_empty_name_is_an_error(run_cli, kb) -> None:
+    result = run_cli("commanders", "Thrasios, Triton Hero", " ")
     assert result.exit_code == 2
     assert "empty" in result.stderr
 
 
-def test_partners_of_a_card_without_partner_ability_says_why(kb) -> None:
-    result = run("partners", "Grizzly Bears")
+def test_partners_of_a_card_without_partner_ability_says_why(run_cli, kb) -> None:
+    result = run_cli("partners", "Grizzly Bears")
     assert result.exit_code == 2
     assert "no partner ability" in result.stderr
     assert "702.124a" in result.stderr
 
 
-def test_more_than_two_names_is_a_no_with_the_rule(kb) -> None:
-    result = run("commanders", "Thrasios", "Tymna", "Pir", "Toothy", "--json")
+def test_more_than_two_names_is_a_no_with_the_rule(run_cli, kb) -> None:
+    result = run_cli("commanders", "Thrasios", "Tymna", "Pir", "Toothy", "--json")
     assert result.exit_code == 1
     answer = json.loads(result.stdout)
     failing = [c for c in answer["checks"] if not c["holds"]]
     assert any("702.124g" in c["cites"] for c in failing)
 
 
-def test_every_no_has_a_failing_check_that_cites_a_rule(kb) -> None:
+def test_every_no_has_a_failing_check_that_cites_a_rule(run_cli, kb) -> None:
     for names in (("Grizzly Bears",), ("Folk Hero", "Raised by Giants"), ("Rose Tyler", "Orvar")):
-        answer = json.loads(run("commanders", *names, "--json").stdout)
+        answer = json.loads(run_cli("commanders", *names, "--json").stdout)
         assert answer["answer"] is False
         assert all(c["cites"] for c in answer["checks"] if not c["holds"]), names
 
 
-def test_text_output_names_the_answer_and_the_rules(kb) -> None:
-    result = run("commanders", "Pir", "Toothy")
+def test_text_output_names_the_answer_and_the_rules(run_cli, kb) -> None:
+    result = run_cli("commanders", "Pir", "Toothy")
     assert result.exit_code == 0
     assert "YES" in result.stdout.splitlines()[0]
     assert "Paired through: Partner with [name]" in result.stdout
     assert result.stdout.rstrip().splitlines()[-1].startswith("Cites CR ")
 
 
-def test_partners_limit_keeps_the_counts(kb) -> None:
-    answer = json.loads(run("partners", "Folk Hero", "--limit", "1", "--json").stdout)
+def test_partners_limit_keeps_the_counts(run_cli, kb) -> None:
+    answer = json.loads(run_cli("partners", "Folk Hero", "--limit", "1", "--json").stdout)
     (group,) = answer["groups"]
     assert group["count"] == 2 and len(group["partners"]) == 1
     assert group["partners"][0]["name"] == "Karlach, Fury of Avernus"  # sorted by name
@@ -89,15 +80,10 @@ def test_partners_limit_keeps_the_counts(kb) -> None:
 
 
 @pytest.fixture(scope="module")
-def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
-    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
-
-
-@pytest.fixture(scope="module")
-def network(pool):
+def network(card_pool):
     from mtgkb.reasoning.partner_graph import read_network
 
-    return read_network(pool.kb)
+    return read_network(card_pool.kb)
 
 
 def _partner_categories(record: dict) -> set[str]:
@@ -106,7 +92,7 @@ def _partner_categories(record: dict) -> set[str]:
 
 
 def test_every_subset_partner_card_is_classified_as_its_categories_say(
-    shared_data: Path, pool, network
+    shared_data: Path, card_pool, network
 ) -> None:
     from mtgkb.reasoning.commander_model import load_cards
 
@@ -115,7 +101,7 @@ def test_every_subset_partner_card_is_classified_as_its_categories_say(
     checked = 0
     wanted = {card_iri(r["name"]): r for r in load_subset(shared_data) if _partner_categories(r)}
     # The snapshots lack some subset cards (CLB Backgrounds in no precon, see shared/data/README.md).
-    in_pool = load_cards(pool.kb, list(wanted))
+    in_pool = load_cards(card_pool.kb, list(wanted))
     for iri, record in wanted.items():
         expected = _partner_categories(record)
         if iri not in in_pool:
@@ -182,13 +168,13 @@ def test_pairs_per_ability_on_the_full_pool(network) -> None:
         assert counts[via] > 0, via
 
 
-def test_verdict_and_network_agree_on_the_full_pool(pool, network) -> None:
+def test_verdict_and_network_agree_on_the_full_pool(card_pool, network) -> None:
     from mtgkb.reasoning.commanders import commanders_verdict
 
     samples = [e for e in network.edges][:: max(1, len(network.edges) // 25)]
     for edge in samples:
         verdict = commanders_verdict(
-            pool.kb, [network.cards[edge.first].name, network.cards[edge.second].name]
+            card_pool.kb, [network.cards[edge.first].name, network.cards[edge.second].name]
         )
         assert verdict.answer and verdict.via_mechanic == edge.mechanic, (edge, verdict.checks)
 
@@ -202,10 +188,10 @@ def test_verdict_and_network_agree_on_the_full_pool(pool, network) -> None:
         (["Kraum, Ludevic's Opus", "Tymna the Weaver"], ["W", "U", "B", "R"]),
     ],
 )
-def test_colour_identity_on_the_full_pool(pool, names: list[str], identity: list[str]) -> None:
+def test_colour_identity_on_the_full_pool(card_pool, names: list[str], identity: list[str]) -> None:
     from mtgkb.reasoning.commanders import commanders_verdict
 
-    verdict = commanders_verdict(pool.kb, names)
+    verdict = commanders_verdict(card_pool.kb, names)
     assert verdict.color_identity == identity
 
 
@@ -226,10 +212,10 @@ def test_the_store_holds_every_legal_pair_as_a_cited_edge(kb) -> None:
 @pytest.mark.parametrize(
     ("other", "via"), [("Rory Williams", "Partner with [name]"), ("The Tenth Doctor", "Doctor's companion")]
 )
-def test_a_card_with_two_partner_abilities_uses_one_of_them(pool, other: str, via: str) -> None:
+def test_a_card_with_two_partner_abilities_uses_one_of_them(card_pool, other: str, via: str) -> None:
     from mtgkb.reasoning.commanders import commanders_verdict
 
-    verdict = commanders_verdict(pool.kb, ["Amy Pond", other])
+    verdict = commanders_verdict(card_pool.kb, ["Amy Pond", other])
     assert verdict.answer and verdict.via == via
     assert "702.124g" in verdict.cites
 

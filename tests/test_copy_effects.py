@@ -10,7 +10,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from card_pool import imported_pool
 from rdflib import Graph, URIRef
 
 from mtgkb.importers.oracle_copy import KIND_RULES, KINDS, MODES, copy_forms, read_copy_effects
@@ -230,45 +229,41 @@ def test_how_many_copy_cards_of_the_pool_are_understood(atomic) -> None:
         assert forms[mode] > 40, f"the pool has many '{mode}' cards; the reader found {forms[mode]}"
 
 
-@pytest.fixture(scope="module")
-def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
-    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
-
-
-def _situation(pool, battlefield: list[dict]) -> object:
+def _situation(card_pool, battlefield: list[dict]) -> object:
     return read_copy_situation(
-        pool.kb, {"turn": "me", "step": "precombat-main", "players": {"me": {"battlefield": battlefield}}}
+        card_pool.kb,
+        {"turn": "me", "step": "precombat-main", "players": {"me": {"battlefield": battlefield}}},
     )
 
 
-def test_imported_copy_effects_are_graph_facts(pool) -> None:
-    rows = pool.kb.select("SELECT (COUNT(DISTINCT ?a) AS ?n) WHERE { ?a a mtgkb:CopyEffect }")
+def test_imported_copy_effects_are_graph_facts(card_pool) -> None:
+    rows = card_pool.kb.select("SELECT (COUNT(DISTINCT ?a) AS ?n) WHERE { ?a a mtgkb:CopyEffect }")
     assert rows[0]["n"] > 400
-    impostor = copy_verdict(pool.kb, "Sakashima the Impostor", "Grizzly Bears")
+    impostor = copy_verdict(card_pool.kb, "Sakashima the Impostor", "Grizzly Bears")
     assert impostor.answer and impostor.result is not None
     assert impostor.result.name == "Sakashima the Impostor"
     assert "Legendary" in impostor.result.supertypes and impostor.result.power == "2"
 
 
-def test_a_copy_of_a_double_faced_card_takes_the_face_that_is_up(pool) -> None:
+def test_a_copy_of_a_double_faced_card_takes_the_face_that_is_up(card_pool) -> None:
     front = copy_verdict(
-        pool.kb, "Clone", "Delver of Secrets", _situation(pool, [{"card": "Delver of Secrets"}])
+        card_pool.kb, "Clone", "Delver of Secrets", _situation(card_pool, [{"card": "Delver of Secrets"}])
     )
     assert front.result is not None and front.result.name == "Delver of Secrets"
     assert "712.8d" in front.cites
     back = copy_verdict(
-        pool.kb,
+        card_pool.kb,
         "Clone",
         "Delver of Secrets",
-        _situation(pool, [{"card": "Delver of Secrets", "transformed": True}]),
+        _situation(card_pool, [{"card": "Delver of Secrets", "transformed": True}]),
     )
     assert back.result is not None and back.result.name == "Insectile Aberration"
     assert (back.result.power, back.result.mana_value) == ("3", 0.0)
     assert "712.8e" in back.cites
 
 
-def test_imported_text_and_curated_structure_meet_on_one_node(pool) -> None:
-    verdict = copy_verdict(pool.kb, "Phantasmal Image", "Grizzly Bears")
+def test_imported_text_and_curated_structure_meet_on_one_node(card_pool) -> None:
+    verdict = copy_verdict(card_pool.kb, "Phantasmal Image", "Grizzly Bears")
     assert verdict.result is not None
     assert any("sacrifice" in ability.lower() for ability in verdict.result.abilities)
     assert verdict.result.subtypes == ["Bear", "Illusion"]

@@ -9,21 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-import mtgkb.cli
 from mtgkb.app import open_kb
 from mtgkb.core.paths import cache_dir, imports_dir
 from mtgkb.kb.iris import mint, rule_iri
 
-mtgkb.cli._register_commands()
-
 EDITION = "2026-04-17"
 DERIVED = "2026-06-19"
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(mtgkb.cli.cli, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -32,14 +24,14 @@ def cr_path(shared_data: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def imported(cr_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+def imported(run_cli, cr_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """The published CR imported into data and cache folders of this module's own (the session's
     knowledge base must not see it)."""
     base = tmp_path_factory.mktemp("cr-import")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGKB_DATA_DIR", str(base / "data"))
         patch.setenv("MTGKB_CACHE_DIR", str(base / "cache"))
-        result = run("import", "rules", str(cr_path), "--json")
+        result = run_cli("import", "rules", str(cr_path), "--json")
         assert result.exit_code == 0, result.output + result.stderr
         yield {"summary": json.loads(result.stdout), "stderr": result.stderr}
 
@@ -102,10 +94,10 @@ def test_curated_rule_node_gets_the_official_text(imported: dict) -> None:
     assert all(row["summary"] != row["text"] for row in rows)
 
 
-def test_reimport_replaces_the_edition_with_identical_counts(imported: dict, cr_path: Path) -> None:
+def test_reimport_replaces_the_edition_with_identical_counts(run_cli, imported: dict, cr_path: Path) -> None:
     first = imported["summary"]
     size_before = _graph_size(first["graph"])
-    result = run("import", "rules", str(cr_path), "--json", "--quiet")
+    result = run_cli("import", "rules", str(cr_path), "--json", "--quiet")
     assert result.exit_code == 0, result.stderr
     again = json.loads(result.stdout)
     assert again["replaced"] is True and result.stderr == ""
@@ -123,7 +115,7 @@ def _state() -> dict[str, str]:
 
 @pytest.mark.parametrize("kind", ["rulesraker-json", "png", "other-text"])
 def test_wrong_files_are_refused_and_change_nothing(
-    imported: dict, shared_data: Path, tmp_path: Path, kind: str
+    run_cli, imported: dict, shared_data: Path, tmp_path: Path, kind: str
 ) -> None:
     if kind == "rulesraker-json":
         path = shared_data / "rules" / "MagicCompRules-20260116.rulesraker.json"
@@ -133,7 +125,7 @@ def test_wrong_files_are_refused_and_change_nothing(
     else:
         path = shared_data / "README.md"
     before = _state()
-    result = run("import", "rules", str(path))
+    result = run_cli("import", "rules", str(path))
     assert result.exit_code == 2
     assert f"Error: {path} is not a Comprehensive Rules text file" in result.stderr
     assert "Comprehensive Rules .txt" in result.stderr
@@ -161,16 +153,16 @@ def _derived_edition(cr_path: Path, folder: Path) -> Path:
     return path
 
 
-def test_diff_between_editions(imported: dict, cr_path: Path, tmp_path: Path) -> None:
-    result = run("import", "rules", str(_derived_edition(cr_path, tmp_path)), "--quiet")
+def test_diff_between_editions(run_cli, imported: dict, cr_path: Path, tmp_path: Path) -> None:
+    result = run_cli("import", "rules", str(_derived_edition(cr_path, tmp_path)), "--quiet")
     assert result.exit_code == 0, result.stderr
     assert f"effective {DERIVED}" in result.stdout
 
-    editions = json.loads(run("rules", "editions", "--json").stdout)
+    editions = json.loads(run_cli("rules", "editions", "--json").stdout)
     assert [e["date"] for e in editions["editions"]] == [DERIVED, EDITION]
     assert editions["default"] == DERIVED
 
-    result = run("rules", "diff", EDITION, DERIVED, "--json")
+    result = run_cli("rules", "diff", EDITION, DERIVED, "--json")
     assert result.exit_code == 0, result.stderr
     diff = json.loads(result.stdout)
     assert [r["number"] for r in diff["added"]] == ["702.49e"]
@@ -187,36 +179,36 @@ def test_diff_between_editions(imported: dict, cr_path: Path, tmp_path: Path) ->
     assert diff["unchanged"] == old_rules - 2
 
     # NEW defaults to the newest edition; the text report names each rule.
-    text = run("rules", "diff", "20260417")
+    text = run_cli("rules", "diff", "20260417")
     assert text.exit_code == 0, text.stderr
     assert "1 added, 1 removed, 1 changed" in text.stdout
     assert "+ 702.49e (added)" in text.stdout and "~ 702.49c (changed)" in text.stdout
     assert "hand.{+ (Edited for the diff test.)+}" in text.stdout
 
 
-def test_diff_names_unknown_editions(imported: dict) -> None:
-    result = run("rules", "diff", "2020-01-01", EDITION)
+def test_diff_names_unknown_editions(run_cli, imported: dict) -> None:
+    result = run_cli("rules", "diff", "2020-01-01", EDITION)
     assert result.exit_code == 2
     assert "no Comprehensive Rules edition named '2020-01-01'" in result.stderr
     assert f"'{EDITION}'" in result.stderr
-    result = run("rules", "diff", "April", EDITION)
+    result = run_cli("rules", "diff", "April", EDITION)
     assert result.exit_code == 2 and "not an edition date" in result.stderr
 
 
 def test_an_unwritable_data_directory_is_a_clear_error(
-    cr_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli, cr_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     monkeypatch.setenv("MTGKB_DATA_DIR", str(blocker))
     monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    result = run("import", "rules", str(cr_path), "--quiet")
+    result = run_cli("import", "rules", str(cr_path), "--quiet")
     assert result.exit_code == 2
     assert "Error: cannot write" in result.stderr and "MTGKB_DATA_DIR" in result.stderr
 
 
 def test_a_rule_shows_the_references_of_the_edition_it_shows(
-    cr_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli, cr_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
@@ -228,10 +220,10 @@ def test_a_rule_shows_the_references_of_the_edition_it_shows(
     )
     (tmp_path / "later.txt").write_text(later, encoding="utf-8")
     for path in (cr_path, tmp_path / "later.txt"):
-        assert run("import", "rules", str(path), "--quiet").exit_code == 0
+        assert run_cli("import", "rules", str(path), "--quiet").exit_code == 0
 
     def references(*edition: str) -> set[str]:
-        result = run("rule", "702.49d", *edition, "--json")
+        result = run_cli("rule", "702.49d", *edition, "--json")
         assert result.exit_code == 0, result.stderr
         return {node["number"] for node in json.loads(result.stdout)["refers_to"]}
 

@@ -16,8 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from mtgkb.app import open_kb
 from mtgkb.core.paths import imports_dir
 
@@ -38,13 +36,6 @@ COMBAT = {
 }
 
 
-@pytest.fixture
-def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
-
-
 def _mtgkb(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "mtgkb", *args],
@@ -61,7 +52,7 @@ def _counts() -> tuple[int, int, dict[str, int]]:
     return kb.select(RULES)[0]["n"], kb.select(CARDS)[0]["n"], graphs
 
 
-def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs: Path, shared_data: Path) -> None:
+def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, shared_data: Path) -> None:
     rules_file = str(shared_data / "rules" / "MagicCompRules-20260417.txt")
     empty = _counts()
     started = time.monotonic()
@@ -96,7 +87,7 @@ def _answers(process: subprocess.Popen) -> str:
     return out
 
 
-def test_two_importers_and_two_readers_at_once(user_dirs: Path, shared_data: Path, tmp_path: Path) -> None:
+def test_two_importers_and_two_readers_at_once(user_dirs, shared_data: Path, tmp_path: Path) -> None:
     rules_file = str(shared_data / "rules" / "MagicCompRules-20260417.txt")
     cards = json.loads(
         (shared_data / "cards" / "scryfall-commanders-20260429.json").read_text(encoding="utf-8")

@@ -8,15 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.exporters.writers import export, resolve_graph, short_name, to_networkx
 from mtgkb.kb.iris import mint
 from mtgkb.kb.store import graph_label
 from mtgkb.kb.vocab import V
-
-_register_commands()
 
 DECLARE_BLOCKERS = mint("step", "declare-blockers")
 TURN_GRAPH = mint("graph", "data", "turn")
@@ -176,11 +172,9 @@ def test_cytoscape_json_shape(kb) -> None:
     assert by_id[DECLARE_BLOCKERS]["label"] == _label(kb, DECLARE_BLOCKERS)
 
 
-def test_cli_writes_a_file_and_reports_on_stdout(kb, tmp_path: Path) -> None:
+def test_cli_writes_a_file_and_reports_on_stdout(run_cli, kb, tmp_path: Path) -> None:
     target = tmp_path / "turn.graphml"
-    result = CliRunner().invoke(
-        cli, ["export", "--format", "graphml", "--graph", "data/turn", "-o", str(target), "--json"]
-    )
+    result = run_cli("export", "--format", "graphml", "--graph", "data/turn", "-o", str(target), "--json")
     assert result.exit_code == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["graph"] == "data/turn" and summary["output"] == str(target)
@@ -189,8 +183,8 @@ def test_cli_writes_a_file_and_reports_on_stdout(kb, tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_cli_writes_data_to_stdout_and_the_summary_to_stderr(kb) -> None:
-    result = CliRunner().invoke(cli, ["export", "--format", "nt", "--graph", "data/turn"])
+def test_cli_writes_data_to_stdout_and_the_summary_to_stderr(run_cli, kb) -> None:
+    result = run_cli("export", "--format", "nt", "--graph", "data/turn")
     assert result.exit_code == 0, result.stderr
     assert len([line for line in result.stdout.splitlines() if line.strip()]) == _distinct_triples(
         kb, TURN_GRAPH
@@ -198,8 +192,8 @@ def test_cli_writes_data_to_stdout_and_the_summary_to_stderr(kb) -> None:
     assert "exported graph data/turn" in result.stderr
 
 
-def test_cli_unknown_graph_exits_2_with_suggestions(kb) -> None:
-    result = CliRunner().invoke(cli, ["export", "--graph", "data/trun"])
+def test_cli_unknown_graph_exits_2_with_suggestions(run_cli, kb) -> None:
+    result = run_cli("export", "--graph", "data/trun")
     assert result.exit_code == 2
     assert "no graph named 'data/trun'" in result.stderr
     assert "data/turn" in result.stderr

@@ -7,13 +7,9 @@ import json
 
 import networkx as nx
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.exporters.views import export_view, neighbourhood, partners_view
 from mtgkb.kb.iris import card_iri, mint
-
-_register_commands()
 
 
 def test_partners_view_has_cards_as_nodes_and_pairs_as_labelled_edges(kb) -> None:
@@ -72,17 +68,16 @@ def test_around_grows_with_depth(kb) -> None:
     assert mint("mechanic", "commander-ninjutsu") in two
 
 
-def test_cli_view_errors_are_messages(kb) -> None:
-    runner = CliRunner()
-    result = runner.invoke(cli, ["export", "--view", "around"])
+def test_cli_view_errors_are_messages(run_cli, kb) -> None:
+    result = run_cli("export", "--view", "around")
     assert result.exit_code == 2 and "--around" in result.stderr
-    result = runner.invoke(cli, ["export", "--view", "partners", "--format", "ttl"])
+    result = run_cli("export", "--view", "partners", "--format", "ttl")
     assert result.exit_code == 2 and "graphml" in result.stderr
-    result = runner.invoke(cli, ["export", "--view", "partners", "--graph", "data/turn"])
+    result = run_cli("export", "--view", "partners", "--graph", "data/turn")
     assert result.exit_code == 2
 
 
-def test_cli_view_defaults_to_graphml(kb) -> None:
-    result = CliRunner().invoke(cli, ["export", "--view", "partners", "-q"])
+def test_cli_view_defaults_to_graphml(run_cli, kb) -> None:
+    result = run_cli("export", "--view", "partners", "-q")
     assert result.exit_code == 0
     assert nx.parse_graphml(result.stdout).number_of_edges() > 0

@@ -12,11 +12,6 @@ from pathlib import Path
 
 import pytest
 from card_pool import oracle_card
-from click.testing import CliRunner
-
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -39,31 +34,28 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         server.server_close()
 
 
-@pytest.fixture
-def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "userdata"))
-    return tmp_path / "userdata"
-
-
-def test_fetch_rules_follows_the_rules_page_link_and_imports(site, user_dirs, shared_data: Path) -> None:
+def test_fetch_rules_follows_the_rules_page_link_and_imports(
+    run_cli, site, user_dirs, shared_data: Path
+) -> None:
     base, root = site
     shutil.copy(shared_data / "rules" / "MagicCompRules-20260417.txt", root / "MagicCompRules 20260417.txt")
     (root / "rules.html").write_text(
         '<html><body><a href="/MagicCompRules%2020260417.txt">Comprehensive Rules (TXT)</a></body></html>'
     )
-    result = CliRunner().invoke(cli, ["fetch", "rules", "--url", f"{base}/rules.html", "--json"])
+    result = run_cli("fetch", "rules", "--url", f"{base}/rules.html", "--json")
     assert result.exit_code == 0, result.stderr
     downloaded = Path(json.loads(result.stdout)["downloads"][0]["path"])
     assert downloaded.read_bytes() == (root / "MagicCompRules 20260417.txt").read_bytes()
     assert not list(downloaded.parent.glob("*.part"))
 
-    rule = CliRunner().invoke(cli, ["rule", "702.49d", "--json"])
+    rule = run_cli("rule", "702.49d", "--json")
     assert rule.exit_code == 0, rule.stderr
     assert "command zone" in json.dumps(json.loads(rule.stdout))
 
 
-def test_fetch_cards_reads_the_bulk_data_listing_and_imports(site, user_dirs, shared_data: Path) -> None:
+def test_fetch_cards_reads_the_bulk_data_listing_and_imports(
+    run_cli, site, user_dirs, shared_data: Path
+) -> None:
     base, root = site
     subset = json.loads((shared_data / "cards" / "subset-ninjutsu-partner.json").read_text())
     records = [r for r in subset["cards"] if r.get("scryfall_oracle_id") and r.get("mana_cost") is not None]
@@ -89,26 +81,26 @@ def test_fetch_cards_reads_the_bulk_data_listing_and_imports(site, user_dirs, sh
     }
     (root / "bulk-data.json").write_text(json.dumps(listing))
 
-    result = CliRunner().invoke(cli, ["fetch", "cards", "--url", f"{base}/bulk-data.json", "--json"])
+    result = run_cli("fetch", "cards", "--url", f"{base}/bulk-data.json", "--json")
     assert result.exit_code == 0, result.stderr
     assert len(json.loads(result.stdout)["downloads"]) == 2
 
-    card = CliRunner().invoke(cli, ["rulings", "Yuriko, the Tiger's Shadow", "--json"])
+    card = run_cli("rulings", "Yuriko, the Tiger's Shadow", "--json")
     assert card.exit_code == 0, card.stderr
     texts = json.dumps(json.loads(card.stdout))
     assert all(r["comment"][:40] in texts for r in rulings[:3])
 
 
-def test_an_unreachable_server_is_a_clear_error(user_dirs) -> None:
-    result = CliRunner().invoke(cli, ["fetch", "rules", "--url", "http://127.0.0.1:9/rules.html"])
+def test_an_unreachable_server_is_a_clear_error(run_cli, user_dirs) -> None:
+    result = run_cli("fetch", "rules", "--url", "http://127.0.0.1:9/rules.html")
     assert result.exit_code == 2
     assert "cannot download" in result.stderr
     assert "Traceback" not in result.stderr
 
 
-def test_a_page_without_a_rules_link_is_a_clear_error(site, user_dirs) -> None:
+def test_a_page_without_a_rules_link_is_a_clear_error(run_cli, site, user_dirs) -> None:
     base, root = site
     (root / "empty.html").write_text("<html><body>nothing here</body></html>")
-    result = CliRunner().invoke(cli, ["fetch", "rules", "--url", f"{base}/empty.html"])
+    result = run_cli("fetch", "rules", "--url", f"{base}/empty.html")
     assert result.exit_code == 2
     assert "links no Comprehensive Rules" in result.stderr

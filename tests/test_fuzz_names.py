@@ -7,14 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from fuzzing import odd_text, time_limit
 from hypothesis import given
 from hypothesis import strategies as st
-
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
 
 # Each command with where the name goes; "{}" is the fuzzed name.
 COMMANDS = [
@@ -53,10 +48,10 @@ names = st.one_of(
 
 
 @given(command=st.sampled_from(COMMANDS), name=names)
-def test_any_name_gets_an_answer_or_a_message(command: list[str], name: str) -> None:
+def test_any_name_gets_an_answer_or_a_message(run_cli, command: list[str], name: str) -> None:
     args = [name if part == "{}" else part for part in command]
     with time_limit():
-        result = CliRunner().invoke(cli, [*args, "--json"])
+        result = run_cli(*args, "--json")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     assert result.exit_code in (0, 1, 2), (result.exit_code, result.output)

@@ -11,12 +11,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.core.nquads import atomic_text_file, temporary_sibling
 
-_register_commands()
 TURN = ["export", "--format", "nt", "--graph", "data/turn", "-q"]
 
 
@@ -26,18 +23,18 @@ def _dead_pid() -> int:
     return process.pid
 
 
-def _export_to(target: Path) -> None:
-    result = CliRunner().invoke(cli, [*TURN, "-o", str(target)])
+def _export_to(run_cli, target: Path) -> None:
+    result = run_cli(*TURN, "-o", str(target))
     assert result.exit_code == 0, result.output
 
 
-def test_a_named_pipe_is_written_through_and_stays_a_pipe(kb, tmp_path: Path) -> None:
+def test_a_named_pipe_is_written_through_and_stays_a_pipe(run_cli, kb, tmp_path: Path) -> None:
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
     received: list[bytes] = []
     reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()))
     reader.start()
-    _export_to(pipe)
+    _export_to(run_cli, pipe)
     reader.join(timeout=60)
     assert stat.S_ISFIFO(pipe.lstat().st_mode)
     assert received and received[0].count(b"\n") > 10
@@ -45,39 +42,39 @@ def test_a_named_pipe_is_written_through_and_stays_a_pipe(kb, tmp_path: Path) ->
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
-def test_a_device_is_written_through_and_stays_a_device(kb, tmp_path: Path) -> None:
+def test_a_device_is_written_through_and_stays_a_device(run_cli, kb, tmp_path: Path) -> None:
     # A private copy of /dev/null: if the export ever replaced it, only this test's folder suffers.
     device = tmp_path / "null"
     os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-    _export_to(device)
+    _export_to(run_cli, device)
     assert stat.S_ISCHR(device.lstat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
 
-def test_a_symlink_is_followed_and_stays_a_link(kb, tmp_path: Path) -> None:
+def test_a_symlink_is_followed_and_stays_a_link(run_cli, kb, tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "turn.nt"
     target.write_text("previous-export\n")
     link = tmp_path / "turn.nt"
     link.symlink_to(target)
-    _export_to(link)
+    _export_to(run_cli, link)
     assert link.is_symlink() and link.resolve() == target.resolve()
     assert target.read_text().count("\n") > 10 and "previous-export" not in target.read_text()
 
     dangling = tmp_path / "new.nt"
     dangling.symlink_to(tmp_path / "real" / "new.nt")
-    _export_to(dangling)
+    _export_to(run_cli, dangling)
     assert dangling.is_symlink() and (tmp_path / "real" / "new.nt").read_text().count("\n") > 10
 
 
-def test_only_our_own_abandoned_temporary_files_are_removed(kb, tmp_path: Path) -> None:
+def test_only_our_own_abandoned_temporary_files_are_removed(run_cli, kb, tmp_path: Path) -> None:
     dead = _dead_pid()
     someone_elses = [tmp_path / f".notes.{dead}.tmp", tmp_path / f".turn.nt.{dead}.tmp"]
     ours_abandoned = temporary_sibling(tmp_path / "other.nt", pid=dead)
     ours_alive = temporary_sibling(tmp_path / "other.nt", pid=os.getppid())
     for path in [*someone_elses, ours_abandoned, ours_alive]:
         path.write_text("keep me")
-    _export_to(tmp_path / "turn.nt")
+    _export_to(run_cli, tmp_path / "turn.nt")
     assert all(path.read_text() == "keep me" for path in someone_elses)
     assert ours_alive.exists() and not ours_abandoned.exists()
 

@@ -10,26 +10,19 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
-from mtgkb.kb.query_limits import QueryTimeout, run_with_limit
-
-_register_commands()
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
-def test_a_service_clause_is_refused_with_a_message(kb) -> None:
-    result = CliRunner().invoke(
-        cli, ["sparql", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/x> { ?s ?p ?o } }"]
-    )
+def test_a_service_clause_is_refused_with_a_message(run_cli, kb) -> None:
+    result = run_cli("sparql", "SELECT * WHERE { SERVICE <http://127.0.0.1:9/x> { ?s ?p ?o } }")
     assert result.exit_code == 2, result.output
     assert "SERVICE" in result.stderr and "Traceback" not in result.output
     # The word in a string, an IRI or a comment is no clause.
     quoted = 'SELECT ?s WHERE { ?s ?p "SERVICE" } # SERVICE\n LIMIT 1'
-    assert CliRunner().invoke(cli, ["sparql", quoted]).exit_code == 0
+    assert run_cli("sparql", quoted).exit_code == 0
     iri = "ASK { <https://example.org/SERVICE> ?p ?o }"
-    assert CliRunner().invoke(cli, ["sparql", iri]).exit_code == 0
+    assert run_cli("sparql", iri).exit_code == 0
 
 
 def _mtgkb(*args: str) -> subprocess.Popen:
@@ -61,14 +54,6 @@ def test_ctrl_c_stops_a_running_query_at_once(kb) -> None:
     assert process.returncode == 130, err
     assert "Aborted" not in err and "Traceback" not in err
     assert time.monotonic() - started < 10
-
-
-def test_the_limit_hands_back_the_answer_or_the_error() -> None:
-    assert run_with_limit(lambda: 42, 5) == 42
-    with pytest.raises(ZeroDivisionError):
-        run_with_limit(lambda: 1 / 0, 5)
-    with pytest.raises(QueryTimeout):
-        run_with_limit(lambda: time.sleep(2), 0.2)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

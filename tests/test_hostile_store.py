@@ -14,10 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from mtgkb.app import build, open_kb
-from mtgkb.cli import _register_commands, cli
 from mtgkb.core import nquads
 from mtgkb.core.errors import StoreError
 from mtgkb.core.paths import cache_dir, imports_dir
@@ -35,20 +33,17 @@ mtgkb:Card a owl:Class .
 CARDS = "SELECT (COUNT(*) AS ?n) WHERE { ?c a mtgkb:Card }"
 RULES = "SELECT (COUNT(*) AS ?n) WHERE { ?r mtgkb:ruleNumber ?number ; mtgkb:text ?t }"
 
-_register_commands()
-
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A tiny knowledge base of its own, with its own cache and data directories."""
-    (tmp_path / "kb" / "ontology").mkdir(parents=True)
-    (tmp_path / "kb" / "data").mkdir(parents=True)
-    (tmp_path / "kb" / "ontology" / "mtgkb.ttl").write_text(ONTOLOGY_TTL)
-    (tmp_path / "kb" / "data" / "grizzly-bears.ttl").write_text(CARD_TTL)
-    monkeypatch.setenv("MTGKB_ROOT", str(tmp_path / "kb"))
-    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "userdata"))
-    return tmp_path / "kb"
+def root(user_dirs, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tiny knowledge base of its own (MTGKB_ROOT), in the test's own user directories."""
+    root = user_dirs.base / "kb"
+    (root / "ontology").mkdir(parents=True)
+    (root / "data").mkdir(parents=True)
+    (root / "ontology" / "mtgkb.ttl").write_text(ONTOLOGY_TTL)
+    (root / "data" / "grizzly-bears.ttl").write_text(CARD_TTL)
+    monkeypatch.setenv("MTGKB_ROOT", str(root))
+    return root
 
 
 def test_commands_waiting_for_a_build_use_it_instead_of_building_again(root: Path) -> None:
@@ -91,7 +86,9 @@ def test_build_is_not_repeated_for_unchanged_sources_unless_forced(root: Path) -
 
 
 @pytest.mark.parametrize("name", ["names.json", "meta.json"])
-def test_a_truncated_file_of_the_store_is_noticed_and_the_store_rebuilt(root: Path, name: str) -> None:
+def test_a_truncated_file_of_the_store_is_noticed_and_the_store_rebuilt(
+    run_cli, root: Path, name: str
+) -> None:
     kb = open_kb()
     path = kb.path
     text = (path / name).read_text()
@@ -100,7 +97,7 @@ def test_a_truncated_file_of_the_store_is_noticed_and_the_store_rebuilt(root: Pa
     healed = open_kb()
     assert healed.select(CARDS)[0]["n"] == 1
     assert ["Grizzly Bears", "https://w3id.org/mtgkb/card/grizzly-bears", "card"] in healed.names
-    result = CliRunner().invoke(cli, ["stats", "--json"])
+    result = run_cli("stats", "--json")
     assert result.exit_code == 0, result.output
 
 
@@ -115,13 +112,13 @@ def test_a_name_index_damaged_after_opening_is_a_message_and_heals_on_the_next_c
 
 
 def test_an_import_into_an_unwritable_data_directory_is_a_clear_error(
-    root: Path, tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli, root: Path, tmp_path: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules = str(shared_data / "rules" / "MagicCompRules-20260417.txt")
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("MTGKB_DATA_DIR", str(blocker / "data"))
-    result = CliRunner().invoke(cli, ["import", "rules", rules])
+    result = run_cli("import", "rules", rules)
     assert result.exit_code == 2, result.output
     assert "cannot write the imported data" in result.stderr and "MTGKB_DATA_DIR" in result.stderr
 
@@ -132,7 +129,7 @@ def test_an_import_into_an_unwritable_data_directory_is_a_clear_error(
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(nquads, "open", refused, raising=False)
-    result = CliRunner().invoke(cli, ["import", "rules", rules])
+    result = run_cli("import", "rules", rules)
     assert result.exit_code == 2, result.output
     assert "Permission denied" in result.stderr and "Traceback" not in result.output
     assert not list(imports_dir().iterdir())
@@ -190,7 +187,7 @@ def test_ctrl_c_while_the_store_rebuilds_exits_130_and_reports_the_import_applie
 
 
 def test_a_full_disk_during_an_import_or_a_build_is_a_message_and_keeps_the_store(
-    root: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli, root: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mtgkb.kb import build as store_module
 
@@ -202,11 +199,11 @@ def test_a_full_disk_during_an_import_or_a_build_is_a_message_and_keeps_the_stor
 
     with monkeypatch.context() as patch:
         patch.setattr(nquads, "open", full, raising=False)
-        result = CliRunner().invoke(cli, ["import", "rules", rules])
+        result = run_cli("import", "rules", rules)
     assert result.exit_code == 2 and "No space left on device" in result.stderr, result.output
     with monkeypatch.context() as patch:
         patch.setattr(store_module, "_load_source", full)
-        result = CliRunner().invoke(cli, ["import", "rules", rules])
+        result = run_cli("import", "rules", rules)
     assert result.exit_code == 2 and "No space left on device" in result.stderr, result.output
     assert "check free space" in result.stderr and "rules import is saved in" in result.stderr
     # The second import's file is in place; the store it could not build is rebuilt on the next use,

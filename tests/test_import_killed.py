@@ -9,21 +9,12 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from mtgkb.app import open_kb
 from mtgkb.core.paths import imports_dir
 from mtgkb.importers.cr_import import import_rules
 
 RULES_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?r mtgkb:text ?t ; mtgkb:ruleNumber ?number }"
 CARD_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?c a mtgkb:Card }"
-
-
-@pytest.fixture
-def user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
 
 
 def _wait_for(predicate, seconds: float = 120) -> None:

@@ -1,9 +1,7 @@
-"""Card, rulings, rule and search reports, from a small fixture knowledge base (tests/fixtures/lookups)
-whose every value is known, plus a few end-to-end checks on the bundled data."""
+"""Card, rulings, rule and search reports, from the small fixture knowledge base (``small_kb``:
+tests/fixtures/lookups) whose every value is known, plus a few end-to-end checks on the bundled data."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -15,22 +13,6 @@ from mtgkb.lookups.card import card_report
 from mtgkb.lookups.rule import parse_rule_number, rule_report
 from mtgkb.lookups.rulings import rulings_report
 from mtgkb.lookups.search import search, search_words, snippet
-
-FIXTURES = Path(__file__).parent / "fixtures" / "lookups"
-
-
-@pytest.fixture(scope="module")
-def small_kb(tmp_path_factory: pytest.TempPathFactory):
-    """The fixture KB. The environment is changed only while it is built and opened, so the
-    session-wide ``kb`` fixture never sees it."""
-    from mtgkb.app import open_kb
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGKB_ROOT", str(FIXTURES))
-        patch.setenv("MTGKB_DATA_DIR", str(FIXTURES))
-        patch.setenv("MTGKB_CACHE_DIR", str(tmp_path_factory.mktemp("lookups-cache")))
-        return open_kb()
-
 
 # ---------------------------------------------------------------------------------------- card
 

@@ -44,15 +44,13 @@ def test_names_match_as_whole_words_with_their_endings() -> None:
 
 
 def test_a_mechanic_written_in_data_finds_its_rulings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, user_dirs
 ) -> None:
     (tmp_path / "kb" / "ontology").mkdir(parents=True)
     (tmp_path / "kb" / "data").mkdir()
     (tmp_path / "kb" / "ontology" / "mtgkb.ttl").write_text("")
     (tmp_path / "kb" / "data" / "frobnicate.ttl").write_text(KB_TTL)
     monkeypatch.setenv("MTGKB_ROOT", str(tmp_path / "kb"))
-    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "userdata"))
     from mtgkb.app import open_kb
 
     kb = open_kb()

@@ -12,25 +12,15 @@ from card_pool import (
     UNCATEGORISED,
     curated_digest,
     expected_slugs,
-    imported_pool,
     load_subset,
     user_dirs,
     user_state,
 )
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.kb.iris import card_iri, mint, normalise_ruling_text
-
-_register_commands()
 
 MTGJSON_FILE = Path("cards") / "mtgjson-atomic-merged-20260103.json.gz"
 SCRYFALL_FILE = Path("cards") / "scryfall-commanders-20260429.json"
-
-
-@pytest.fixture(scope="session")
-def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
-    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +54,7 @@ def _node(kb, record: dict) -> str:
 
 
 def test_every_subset_card_in_the_snapshots_has_exactly_its_abilities(
-    pool, shared_data: Path, atomic
+    card_pool, shared_data: Path, atomic
 ) -> None:
     scryfall_names = {card["name"] for card in json.loads((shared_data / SCRYFALL_FILE).read_text())}
     imported_names = set(atomic["data"]) | scryfall_names
@@ -77,13 +67,13 @@ def test_every_subset_card_in_the_snapshots_has_exactly_its_abilities(
         if "categories_scryfall_2026_04" in record:
             newer = expected_slugs(record, "categories_scryfall_2026_04")
             own, granted = own | newer[0], granted | newer[1]
-        card = _node(pool.kb, record)
-        found_own, found_granted = _abilities(pool.kb, card)
+        card = _node(card_pool.kb, record)
+        found_own, found_granted = _abilities(card_pool.kb, card)
         found = (found_own - UNCATEGORISED, found_granted)
         if found != (own, granted):
             problems.append(f"{record['name']}: expected {(own, granted)}, found {found}")
         if "background" in roles:
-            types = pool.kb.select(
+            types = card_pool.kb.select(
                 "SELECT ?c ?s ?t ?u WHERE { ?c mtgkb:supertype ?s ; mtgkb:cardType ?t ; mtgkb:subtype ?u }",
                 c=card,
             )
@@ -94,11 +84,11 @@ def test_every_subset_card_in_the_snapshots_has_exactly_its_abilities(
     assert walked > 200 and len(sources) >= 3
 
 
-def test_every_partner_with_pair_names_each_other(pool) -> None:
-    linked = pool.kb.select(
+def test_every_partner_with_pair_names_each_other(card_pool) -> None:
+    linked = card_pool.kb.select(
         "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?a mtgkb:hasAbility ?x . ?x mtgkb:partnerWith ?b }"
     )[0]["n"]
-    one_sided = pool.kb.select(
+    one_sided = card_pool.kb.select(
         """SELECT DISTINCT ?a ?b WHERE {
              ?a mtgkb:hasAbility ?x . ?x mtgkb:partnerWith ?b .
              FILTER NOT EXISTS {
@@ -111,8 +101,8 @@ def test_every_partner_with_pair_names_each_other(pool) -> None:
     assert one_sided == []
 
 
-def test_the_import_counts_match_the_snapshot(pool, atomic) -> None:
-    summary = pool.mtgjson
+def test_the_import_counts_match_the_snapshot(card_pool, atomic) -> None:
+    summary = card_pool.mtgjson
     data = atomic["data"]
     assert summary.cards + len(summary.skipped_names) == len(data)
     # A record merged into another one's node (the same Oracle id) writes no faces of its own.
@@ -136,13 +126,13 @@ def test_the_import_counts_match_the_snapshot(pool, atomic) -> None:
     }
     assert summary.rulings == len(distinct)
     graph = mint("graph", "mtgjson")
-    counted = pool.kb.select(
+    counted = card_pool.kb.select(
         """SELECT ?g (COUNT(DISTINCT ?c) AS ?cards) (COUNT(DISTINCT ?r) AS ?rulings) WHERE {
              GRAPH ?g { { ?c a mtgkb:Card } UNION { ?r a mtgkb:Ruling } } } GROUP BY ?g""",
         g=graph,
     )[0]
     assert (counted["cards"], counted["rulings"]) == (summary.cards, summary.rulings)
-    assert pool.kb.meta["graphs"][graph] == summary.quads
+    assert card_pool.kb.meta["graphs"][graph] == summary.quads
     assert set(summary.abilities) >= {
         "ninjutsu",
         "commander-ninjutsu",
@@ -152,36 +142,36 @@ def test_the_import_counts_match_the_snapshot(pool, atomic) -> None:
     }
 
 
-def test_official_text_joins_the_curated_nodes(pool) -> None:
+def test_official_text_joins_the_curated_nodes(card_pool) -> None:
     """Curated cards and rulings use the IRIs the importer mints, so the official wording lands on them."""
-    rows = pool.kb.select(
+    rows = card_pool.kb.select(
         """SELECT DISTINCT ?ruling WHERE {
              GRAPH ?curated { ?ruling a mtgkb:Ruling ; mtgkb:summary ?summary }
              FILTER NOT EXISTS { ?ruling mtgkb:text ?text } }"""
     )
     assert rows == []
-    yuriko = pool.kb.select(
+    yuriko = card_pool.kb.select(
         "SELECT ?c ?cost WHERE { ?c mtgkb:hasAbility [ mtgkb:abilityCost ?cost ; mtgkb:abilityText [] ] }",
         c=card_iri("Yuriko, the Tiger's Shadow"),
     )
     assert {row["cost"] for row in yuriko} == {"{U}{B}"}
 
 
-def test_curated_files_are_untouched_by_imports(pool) -> None:
-    assert curated_digest() == pool.curated_before
+def test_curated_files_are_untouched_by_imports(card_pool) -> None:
+    assert curated_digest() == card_pool.curated_before
 
 
-def test_reimport_gives_identical_counts(pool, shared_data: Path) -> None:
+def test_reimport_gives_identical_counts(card_pool, shared_data: Path) -> None:
     from mtgkb.app import open_kb
     from mtgkb.importers.mtgjson import import_mtgjson
 
-    with user_dirs(pool.data_dir.parent):
+    with user_dirs(card_pool.data_dir.parent):
         again = import_mtgjson(shared_data / MTGJSON_FILE)
         graphs = open_kb().meta["graphs"]
-    first = pool.mtgjson
+    first = card_pool.mtgjson
     for field in ("cards", "faces", "abilities", "granted_abilities", "rulings", "quads", "store_triples"):
         assert getattr(again, field) == getattr(first, field), field
-    assert graphs == pool.kb.meta["graphs"]
+    assert graphs == card_pool.kb.meta["graphs"]
 
 
 def _small_atomic(atomic: dict, names: list[str]) -> dict:
@@ -189,7 +179,7 @@ def _small_atomic(atomic: dict, names: list[str]) -> dict:
 
 
 @pytest.fixture
-def small_import(tmp_path: Path, atomic: dict) -> Path:
+def small_import(run_cli, tmp_path: Path, atomic: dict) -> Path:
     """A tmp user folder holding an import of a few cards (plain JSON, through the CLI)."""
     path = tmp_path / "AtomicCards.json"
     names = [
@@ -200,7 +190,7 @@ def small_import(tmp_path: Path, atomic: dict) -> Path:
     ]
     path.write_text(json.dumps(_small_atomic(atomic, names)), encoding="utf-8")
     with user_dirs(tmp_path):
-        result = CliRunner().invoke(cli, ["import", "mtgjson", str(path), "--json"])
+        result = run_cli("import", "mtgjson", str(path), "--json")
         assert result.exit_code == 0, result.stderr
         summary = json.loads(result.stdout)
         assert summary["cards"] == len(names)
@@ -227,14 +217,16 @@ def _bad_files(tmp_path: Path, shared_data: Path) -> dict[str, Path]:
     return files
 
 
-def test_wrong_kinds_of_file_exit_2_and_change_nothing(small_import: Path, shared_data: Path) -> None:
+def test_wrong_kinds_of_file_exit_2_and_change_nothing(
+    run_cli, small_import: Path, shared_data: Path
+) -> None:
     folder = small_import / "bad"
     folder.mkdir()
     bad = _bad_files(folder, shared_data)
     with user_dirs(small_import):
         before = user_state()
         for kind, path in bad.items():
-            result = CliRunner().invoke(cli, ["import", "mtgjson", str(path)])
+            result = run_cli("import", "mtgjson", str(path))
             assert result.exit_code == 2, (kind, result.output)
             assert str(path) in result.stderr and "AtomicCards" in result.stderr, (kind, result.stderr)
             assert "Traceback" not in result.stderr

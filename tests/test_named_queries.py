@@ -6,14 +6,10 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.kb.iris import card_iri, mint
 from mtgkb.kb.named_queries import catalogue, get_query, parse_param_options, run_named
-
-_register_commands()
 
 QUERIES = catalogue().queries
 REQUIRED = {
@@ -29,7 +25,7 @@ REQUIRED = {
 def _rows(kb, name: str, **params: str) -> list[dict[str, str]]:
     """Rows of a named query as {variable: value} (values as the SPARQL JSON results give them)."""
     result = run_named(kb, name, params, "json")
-    document = json.loads(result.serialized)
+    document = json.loads(result.text())
     return [
         {variable: binding[variable]["value"] for variable in binding}
         for binding in document["results"]["bindings"]
@@ -190,39 +186,35 @@ def test_cards_by_mechanic_includes_variants(kb) -> None:
     assert "Ninja of the Deep Hours" in names
 
 
-def test_queries_lists_names_titles_and_params(kb) -> None:
-    result = CliRunner().invoke(cli, ["queries"])
+def test_queries_lists_names_titles_and_params(run_cli, kb) -> None:
+    result = run_cli("queries")
     assert result.exit_code == 0, result.stderr
     for query in QUERIES:
         assert query.name in result.stdout and query.title in result.stdout
     assert "?card" in result.stdout
-    listed = json.loads(CliRunner().invoke(cli, ["queries", "--json"]).stdout)
+    listed = json.loads(run_cli("queries", "--json").stdout)
     assert {q["name"] for q in listed["queries"]} == {q.name for q in QUERIES}
 
 
-def test_query_resolves_card_names_for_iri_params(kb) -> None:
-    by_name = CliRunner().invoke(
-        cli, ["query", "legal-partner-pairs", "--param", "card=Tymna the Weaver", "--format", "csv"]
-    )
-    by_prefix = CliRunner().invoke(
-        cli, ["query", "legal-partner-pairs", "-p", "card=card:tymna-the-weaver", "--format", "csv"]
-    )
+def test_query_resolves_card_names_for_iri_params(run_cli, kb) -> None:
+    by_name = run_cli("query", "legal-partner-pairs", "--param", "card=Tymna the Weaver", "--format", "csv")
+    by_prefix = run_cli("query", "legal-partner-pairs", "-p", "card=card:tymna-the-weaver", "--format", "csv")
     assert by_name.exit_code == 0, by_name.stderr
     assert by_name.stdout == by_prefix.stdout
     assert "thrasios-triton-hero" in by_name.stdout
 
 
-def test_query_resolves_mechanic_names_and_slugs(kb) -> None:
+def test_query_resolves_mechanic_names_and_slugs(run_cli, kb) -> None:
     outputs = [
-        CliRunner().invoke(cli, ["query", "mechanic-steps", "-p", f"mechanic={value}", "--json"])
+        run_cli("query", "mechanic-steps", "-p", f"mechanic={value}", "--json")
         for value in ("Ninjutsu", "ninjutsu", "mechanic:ninjutsu", mint("mechanic", "ninjutsu"))
     ]
     assert all(output.exit_code == 0 for output in outputs), [o.stderr for o in outputs]
     assert len({output.stdout for output in outputs}) == 1
 
 
-def test_an_unknown_query_suggests_the_closest(kb) -> None:
-    result = CliRunner().invoke(cli, ["query", "mechanic-step"])
+def test_an_unknown_query_suggests_the_closest(run_cli, kb) -> None:
+    result = run_cli("query", "mechanic-step")
     assert result.exit_code == 2
     assert "no query named 'mechanic-step'" in result.stderr
     assert "did you mean 'mechanic-steps'" in result.stderr
@@ -230,14 +222,14 @@ def test_an_unknown_query_suggests_the_closest(kb) -> None:
         get_query("no-such-query-at-all")
 
 
-def test_an_unknown_card_name_suggests_the_closest(kb) -> None:
-    result = CliRunner().invoke(cli, ["query", "card-rulings", "-p", "card=Thrasois"])
+def test_an_unknown_card_name_suggests_the_closest(run_cli, kb) -> None:
+    result = run_cli("query", "card-rulings", "-p", "card=Thrasois")
     assert result.exit_code == 2
     assert "Thrasios, Triton Hero" in result.stderr
 
 
-def test_an_undeclared_param_lists_the_declared_ones(kb) -> None:
-    result = CliRunner().invoke(cli, ["query", "card-rulings", "-p", "mechanic=ninjutsu"])
+def test_an_undeclared_param_lists_the_declared_ones(run_cli, kb) -> None:
+    result = run_cli("query", "card-rulings", "-p", "mechanic=ninjutsu")
     assert result.exit_code == 2
     assert "?card" in result.stderr
 

@@ -12,11 +12,7 @@ from pathlib import Path
 
 import pytest
 from card_pool import user_dirs
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 GRAVESTEP = """
@@ -70,7 +66,7 @@ CARD = {
 
 
 @pytest.fixture(scope="module")
-def gravestep_kb(tmp_path_factory: pytest.TempPathFactory):
+def gravestep_kb(run_cli, tmp_path_factory: pytest.TempPathFactory):
     base = tmp_path_factory.mktemp("gravestep")
     root = base / "root"
     for folder in ("ontology", "data"):
@@ -82,7 +78,7 @@ def gravestep_kb(tmp_path_factory: pytest.TempPathFactory):
     os.environ["MTGKB_ROOT"] = str(root)
     try:
         with user_dirs(base):
-            result = CliRunner().invoke(cli, ["import", "scryfall", str(cards), "--json", "-q"])
+            result = run_cli("import", "scryfall", str(cards), "--json", "-q")
             assert result.exit_code == 0, result.output
             yield json.loads(result.stdout), base
     finally:
@@ -92,13 +88,11 @@ def gravestep_kb(tmp_path_factory: pytest.TempPathFactory):
             os.environ["MTGKB_ROOT"] = saved
 
 
-def _ask(base: Path, step: str, zone: str) -> tuple[int, dict]:
+def _ask(run_cli, base: Path, step: str, zone: str) -> tuple[int, dict]:
     situation = {"turn": "me", "step": step, "players": {"me": {zone: ["Test Gravewalker"]}, "opp": {}}}
     with user_dirs(base):
-        result = CliRunner().invoke(
-            cli,
-            ["can-activate", "Test Gravewalker", "--situation", "-", "--json"],
-            input=json.dumps(situation),
+        result = run_cli(
+            "can-activate", "Test Gravewalker", "--situation", "-", "--json", input=json.dumps(situation)
         )
     return result.exit_code, json.loads(result.stdout)
 
@@ -108,9 +102,9 @@ def test_the_importer_reads_the_new_keyword_from_the_mechanic_node(gravestep_kb)
     assert summary["abilities"].get("gravestep") == 1
 
 
-def test_the_verdict_evaluates_the_new_mechanic_requirements(gravestep_kb) -> None:
+def test_the_verdict_evaluates_the_new_mechanic_requirements(run_cli, gravestep_kb) -> None:
     _summary, base = gravestep_kb
-    code, verdict = _ask(base, "end", "graveyard")
+    code, verdict = _ask(run_cli, base, "end", "graveyard")
     assert (code, verdict["answer"], verdict["cost"]) == (0, True, "{2}{B}")
     assert verdict["ability"] == "Gravestep {2}{B}"
     assert {"404.1", "513.1", "602.2"} <= set(verdict["cites"])
@@ -121,10 +115,10 @@ def test_the_verdict_evaluates_the_new_mechanic_requirements(gravestep_kb) -> No
     [("upkeep", "graveyard", "During the end step"), ("end", "hand", "The card is in your graveyard")],
 )
 def test_the_new_mechanic_says_no_where_its_requirements_fail(
-    gravestep_kb, step: str, zone: str, failing: str
+    run_cli, gravestep_kb, step: str, zone: str, failing: str
 ) -> None:
     _summary, base = gravestep_kb
-    code, verdict = _ask(base, step, zone)
+    code, verdict = _ask(run_cli, base, step, zone)
     assert (code, verdict["answer"]) == (1, False)
     assert [c["check"] for c in verdict["checks"] if not c["holds"]] == [failing]
 
@@ -162,22 +156,18 @@ card:test-bondling a mtgkb:Card ;
 """
 
 
-def test_a_new_parameterised_mechanic_needs_no_new_field(tmp_path: Path) -> None:
+def test_a_new_parameterised_mechanic_needs_no_new_field(run_cli, tmp_path: Path) -> None:
     root = tmp_path / "root"
     for folder in ("ontology", "data"):
         shutil.copytree(REPO_ROOT / folder, root / folder)
     (root / "data" / "mechanics" / "bonding.ttl").write_text(BONDING, encoding="utf-8")
-    saved = os.environ.get("MTGKB_ROOT")
-    os.environ["MTGKB_ROOT"] = str(root)
-    try:
-        with user_dirs(tmp_path):
-            shown = CliRunner().invoke(cli, ["card", "Test Bondling", "--json"])
-            text = CliRunner().invoke(cli, ["card", "Test Bondling"])
-    finally:
-        if saved is None:
-            os.environ.pop("MTGKB_ROOT", None)
-        else:
-            os.environ["MTGKB_ROOT"] = saved
+    env = {
+        "MTGKB_ROOT": str(root),
+        "MTGKB_CACHE_DIR": str(tmp_path / "cache"),
+        "MTGKB_DATA_DIR": str(tmp_path / "data"),
+    }
+    shown = run_cli("card", "Test Bondling", "--json", env=env)
+    text = run_cli("card", "Test Bondling", env=env)
     assert shown.exit_code == 0, shown.output
     (ability,) = json.loads(shown.stdout)["abilities"]
     assert ability["mechanic"]["label"] == "Bonding"

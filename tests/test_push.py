@@ -14,12 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.kb.named_queries import catalogue
-
-_register_commands()
 
 
 def _oxigraph() -> str:
@@ -61,13 +57,9 @@ def oxigraph(tmp_path_factory):
     process.wait(30)
 
 
-def _invoke(*args: str):
-    return CliRunner().invoke(cli, list(args))
-
-
 @pytest.fixture(scope="module")
-def pushed(oxigraph, kb):
-    result = _invoke("push", "--endpoint", oxigraph, "--json")
+def pushed(run_cli, oxigraph, kb):
+    result = run_cli("push", "--endpoint", oxigraph, "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -82,8 +74,8 @@ def test_push_sends_every_graph_and_the_server_counts_the_same(pushed, kb) -> No
         assert graph["remote_triples"] == graph["triples"]
 
 
-def test_push_replaces_rather_than_adds(oxigraph, pushed) -> None:
-    again = _invoke("push", "--endpoint", oxigraph, "--json", "-q")
+def test_push_replaces_rather_than_adds(run_cli, oxigraph, pushed) -> None:
+    again = run_cli("push", "--endpoint", oxigraph, "--json", "-q")
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout)["mismatched"] == []
 
@@ -111,9 +103,9 @@ def _rows(document: dict) -> list:
 
 
 @pytest.mark.parametrize("name", [query.name for query in catalogue().queries])
-def test_every_named_query_answers_the_same_remotely(pushed, oxigraph, name: str) -> None:
-    local = _invoke("query", name, "--format", "json")
-    remote = _invoke("query", name, "--format", "json", "--endpoint", oxigraph)
+def test_every_named_query_answers_the_same_remotely(run_cli, pushed, oxigraph, name: str) -> None:
+    local = run_cli("query", name, "--format", "json")
+    remote = run_cli("query", name, "--format", "json", "--endpoint", oxigraph)
     assert local.exit_code == remote.exit_code == 0, remote.output
     local_rows, remote_rows = _rows(json.loads(local.stdout)), _rows(json.loads(remote.stdout))
     ordered = "ORDER BY" in next(q for q in catalogue().queries if q.name == name).text
@@ -123,43 +115,42 @@ def test_every_named_query_answers_the_same_remotely(pushed, oxigraph, name: str
     assert local_rows, f"{name} should have rows on the bundled knowledge base"
 
 
-def test_named_query_parameters_and_tables_work_remotely(pushed, oxigraph) -> None:
+def test_named_query_parameters_and_tables_work_remotely(run_cli, pushed, oxigraph) -> None:
     args = ("query", "card-rulings", "--param", "card=Ninja of the Deep Hours")
-    local, remote = _invoke(*args), _invoke(*args, "--endpoint", oxigraph)
+    local, remote = run_cli(*args), run_cli(*args, "--endpoint", oxigraph)
     assert remote.exit_code == 0, remote.output
     assert remote.stdout == local.stdout
 
 
-def test_sparql_endpoint_option_with_prefixes_it_predeclares(pushed, oxigraph) -> None:
+def test_sparql_endpoint_option_with_prefixes_it_predeclares(run_cli, pushed, oxigraph) -> None:
     query = "SELECT ?step WHERE { ?step a mtgkb:Step ; mtgkb:stepOrder ?o } ORDER BY ?o"
-    local, remote = _invoke("sparql", query), _invoke("sparql", query, "--endpoint", oxigraph)
+    local, remote = run_cli("sparql", query), run_cli("sparql", query, "--endpoint", oxigraph)
     assert remote.exit_code == 0, remote.output
     assert remote.stdout == local.stdout and "step:declare-blockers" in remote.stdout
     for fmt in ("csv", "tsv"):
-        assert _invoke("sparql", query, "--format", fmt, "--endpoint", oxigraph).stdout.strip()
-    ask = _invoke("sparql", "ASK { card:ninja-of-the-deep-hours a mtgkb:Card }", "--endpoint", oxigraph)
+        assert run_cli("sparql", query, "--format", fmt, "--endpoint", oxigraph).stdout.strip()
+    ask = run_cli("sparql", "ASK { card:ninja-of-the-deep-hours a mtgkb:Card }", "--endpoint", oxigraph)
     assert ask.stdout.strip() == "true"
-    graph = _invoke(
-        "sparql", "CONSTRUCT WHERE { step:upkeep ?p ?o }", "--format", "nt", "--endpoint", oxigraph
-    )
+    construct = "CONSTRUCT WHERE { step:upkeep ?p ?o }"
+    graph = run_cli("sparql", construct, "--format", "nt", "--endpoint", oxigraph)
     assert graph.exit_code == 0 and "<https://w3id.org/mtgkb/step/upkeep>" in graph.stdout
 
 
-def test_remote_errors_are_clear(oxigraph) -> None:
-    bad = _invoke("sparql", "SELECT ?x WHERE { ?x", "--endpoint", oxigraph)
+def test_remote_errors_are_clear(run_cli, oxigraph) -> None:
+    bad = run_cli("sparql", "SELECT ?x WHERE { ?x", "--endpoint", oxigraph)
     assert bad.exit_code == 2 and "answered 400" in bad.stderr
-    update = _invoke("sparql", "DROP ALL", "--endpoint", oxigraph)
+    update = run_cli("sparql", "DROP ALL", "--endpoint", oxigraph)
     assert update.exit_code == 2 and "read-only" in update.stderr
     port = _free_port()
-    down = _invoke("sparql", "ASK {}", "--endpoint", f"http://127.0.0.1:{port}/query")
+    down = run_cli("sparql", "ASK {}", "--endpoint", f"http://127.0.0.1:{port}/query")
     assert down.exit_code == 2 and "cannot reach" in down.stderr
-    scheme = _invoke("query", "mechanic-steps", "--endpoint", "ftp://example.org/x")
+    scheme = run_cli("query", "mechanic-steps", "--endpoint", "ftp://example.org/x")
     assert scheme.exit_code == 2 and "not an http(s) URL" in scheme.stderr
-    no_store = _invoke("push", "--endpoint", "http://127.0.0.1:9/sparql")
+    no_store = run_cli("push", "--endpoint", "http://127.0.0.1:9/sparql")
     assert no_store.exit_code == 2 and "--graph-store" in no_store.stderr
 
 
-def test_a_user_and_password_in_the_graph_store_url_answer_basic_auth(kb) -> None:
+def test_a_user_and_password_in_the_graph_store_url_answer_basic_auth(run_cli, kb) -> None:
     """Any Graph Store Protocol server, here a stdlib one that wants Basic auth: one PUT per graph,
     each with the credentials the URL gives (and the URL shown without them)."""
     import base64
@@ -203,5 +194,5 @@ def test_a_user_and_password_in_the_graph_store_url_answer_basic_auth(kb) -> Non
     assert received[-1][0] == "/store?default"
     assert sum(lines for _, lines in received) == summary.triples
     assert summary.graph_store == f"http://dba:s3cret@127.0.0.1:{port}/store"
-    wrong = _invoke("push", "--graph-store", f"http://dba:wrong@127.0.0.1:{_free_port()}/store")
+    wrong = run_cli("push", "--graph-store", f"http://dba:wrong@127.0.0.1:{_free_port()}/store")
     assert wrong.exit_code == 2 and "s3cret" not in wrong.stderr and "wrong" not in wrong.stderr

@@ -15,12 +15,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from card_pool import imported_pool, user_dirs
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
+from mtgkb.cli import cli
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 ELISION = "…"
@@ -57,11 +53,6 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return bool(actual) and actual[0].rstrip() == head.rstrip() and matches(rest, actual[1:])
 
 
-@pytest.fixture(scope="session")
-def pool(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
-    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool"))
-
-
 def test_the_readme_has_examples_to_run() -> None:
     commands = [command for command, _ in examples()]
     assert len(commands) >= 6 and all(command.startswith("mtgkb ") for command in commands)
@@ -76,11 +67,10 @@ def test_every_command_the_readme_names_has_an_example() -> None:
 
 @pytest.mark.parametrize(("command", "expected"), examples(), ids=[c for c, _ in examples()])
 def test_a_readme_example_gives_the_output_shown(
-    pool, command: str, expected: list[str], monkeypatch: pytest.MonkeyPatch
+    run_cli_on_pool, command: str, expected: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(README.parent)
-    with user_dirs(pool.base):
-        result = CliRunner().invoke(cli, shlex.split(command)[1:], catch_exceptions=False)
+    result = run_cli_on_pool(*shlex.split(command)[1:], catch_exceptions=False)
     shown = result.stdout + (result.stderr if result.exit_code else "")
     actual = shown.rstrip("\n").splitlines()
     assert matches(expected, actual), "\n".join(["expected:", *expected, "", "got:", *actual])

@@ -10,20 +10,16 @@ from pathlib import Path
 
 import pytest
 from card_pool import expected_slugs, load_subset, oracle_card, user_dirs, user_state
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.kb.iris import card_iri, mint, ruling_iri
-
-_register_commands()
 
 SCRYFALL_FILE = Path("cards") / "scryfall-commanders-20260429.json"
 MTGJSON_FILE = Path("cards") / "mtgjson-atomic-merged-20260103.json.gz"
 
 
-def _import(tmp: Path, *args: str) -> dict:
+def _import(run_cli, tmp: Path, *args: str) -> dict:
     with user_dirs(tmp):
-        result = CliRunner().invoke(cli, ["import", "scryfall", *args, "--json"])
+        result = run_cli("import", "scryfall", *args, "--json")
     assert result.exit_code == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -36,10 +32,12 @@ def _kb(tmp: Path):
 
 
 @pytest.fixture(scope="module")
-def commanders(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, list[dict]]:
+def commanders(
+    run_cli, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict, list[dict]]:
     """The commander list imported on its own."""
     tmp = tmp_path_factory.mktemp("scryfall-list")
-    summary = _import(tmp, str(shared_data / SCRYFALL_FILE))
+    summary = _import(run_cli, tmp, str(shared_data / SCRYFALL_FILE))
     cards = json.loads((shared_data / SCRYFALL_FILE).read_text(encoding="utf-8"))
     return tmp, summary, cards
 
@@ -175,11 +173,11 @@ def bulk_files(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> t
     return folder, folder / "oracle-cards.json", folder / "rulings.json"
 
 
-def test_oracle_cards_and_rulings(bulk_files, tmp_path: Path) -> None:
+def test_oracle_cards_and_rulings(run_cli, bulk_files, tmp_path: Path) -> None:
     _folder, cards_file, rulings_file = bulk_files
     cards = json.loads(cards_file.read_text())
     rulings = json.loads(rulings_file.read_text())
-    summary = _import(tmp_path, str(cards_file), "--rulings", str(rulings_file))
+    summary = _import(run_cli, tmp_path, str(cards_file), "--rulings", str(rulings_file))
     assert summary["cards"] == len(cards) - 1 and summary["skipped_records"] == 1  # the token
     assert summary["faces"] == 2
     assert summary["rulings_without_card"] == 1
@@ -215,14 +213,16 @@ def test_oracle_cards_and_rulings(bulk_files, tmp_path: Path) -> None:
         (index, face["name"], face["oracle_text"]) for index, face in enumerate(mdfc["card_faces"])
     ]
 
-    again = _import(tmp_path, str(cards_file), "--rulings", str(rulings_file))
+    again = _import(run_cli, tmp_path, str(cards_file), "--rulings", str(rulings_file))
     for field in ("cards", "faces", "abilities", "granted_abilities", "rulings", "quads", "store_triples"):
         assert again[field] == summary[field], field
 
 
-def test_wrong_kinds_of_file_exit_2_and_change_nothing(bulk_files, shared_data: Path, tmp_path: Path) -> None:
+def test_wrong_kinds_of_file_exit_2_and_change_nothing(
+    run_cli, bulk_files, shared_data: Path, tmp_path: Path
+) -> None:
     _folder, cards_file, rulings_file = bulk_files
-    _import(tmp_path, str(cards_file), "--rulings", str(rulings_file))
+    _import(run_cli, tmp_path, str(cards_file), "--rulings", str(rulings_file))
     image = tmp_path / "card.jpg"
     image.write_bytes(b"\xff\xd8\xff\xe0" + bytes(100))
     truncated = tmp_path / "oracle-cards.json"
@@ -242,7 +242,7 @@ def test_wrong_kinds_of_file_exit_2_and_change_nothing(bulk_files, shared_data: 
     with user_dirs(tmp_path):
         before = user_state()
         for args, expected in cases:
-            result = CliRunner().invoke(cli, ["import", "scryfall", *args])
+            result = run_cli("import", "scryfall", *args)
             assert result.exit_code == 2, (args, result.output)
             assert expected in result.stderr, (args, result.stderr)
             assert "Traceback" not in result.stderr

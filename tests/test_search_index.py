@@ -11,7 +11,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.progress import ProgressUpdate
@@ -20,30 +19,19 @@ from mtgkb.lookups import search_index
 from mtgkb.lookups.search import search
 from mtgkb.lookups.search_fts import match_expression
 
-FIXTURES = Path(__file__).parent / "fixtures" / "lookups"
 _TOKEN = re.compile(r"[^\W_]+")
 
 
-def _open_fixture_kb(cache: Path):
+@pytest.fixture
+def fresh_kb(small_kb_env: dict[str, str], tmp_path: Path):
+    """The fixture KB in a cache of its own, for tests that build, damage or remove the index (the
+    tests that only search use the session's ``small_kb``)."""
     from mtgkb.app import open_kb
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGKB_ROOT", str(FIXTURES))
-        patch.setenv("MTGKB_DATA_DIR", str(FIXTURES))
-        patch.setenv("MTGKB_CACHE_DIR", str(cache))
+        for key, value in {**small_kb_env, "MTGKB_CACHE_DIR": str(tmp_path / "cache")}.items():
+            patch.setenv(key, value)
         return open_kb()
-
-
-@pytest.fixture(scope="module")
-def small_kb(tmp_path_factory: pytest.TempPathFactory):
-    """The fixture KB of tests/fixtures/lookups, shared by the tests that only search."""
-    return _open_fixture_kb(tmp_path_factory.mktemp("search-index-cache"))
-
-
-@pytest.fixture
-def fresh_kb(tmp_path: Path):
-    """The fixture KB in a cache of its own, for tests that build, damage or remove the index."""
-    return _open_fixture_kb(tmp_path / "cache")
 
 
 def _tokens(text: str) -> list[str]:
@@ -200,18 +188,15 @@ def test_nothing_to_search_for_is_a_user_error(small_kb, text: str) -> None:
     assert raised.value.hint
 
 
-def test_empty_search_exits_2_from_the_cli(tmp_path: Path) -> None:
-    from mtgkb.cli import _register_commands, cli
-
-    _register_commands()
-    env = {"MTGKB_ROOT": str(FIXTURES), "MTGKB_DATA_DIR": str(FIXTURES), "MTGKB_CACHE_DIR": str(tmp_path)}
-    result = CliRunner().invoke(cli, ["search", '""'], env=env)
+def test_empty_search_exits_2_from_the_cli(run_cli, small_kb_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**small_kb_env, "MTGKB_CACHE_DIR": str(tmp_path)}  # a cache of its own: the index is built here
+    result = run_cli("search", '""', env=env)
     assert result.exit_code == 2
     assert "nothing to search for" in result.stderr and "Traceback" not in result.stderr
-    first = CliRunner().invoke(cli, ["search", "ninja"], env=env)
+    first = run_cli("search", "ninja", env=env)
     assert first.exit_code == 0
     assert "building the search index" in first.stderr  # the CLI hands its progress to the build
-    again = CliRunner().invoke(cli, ["search", "ninja"], env=env)
+    again = run_cli("search", "ninja", env=env)
     assert again.stdout == first.stdout and "search index" not in again.stderr
 
 

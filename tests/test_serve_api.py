@@ -8,12 +8,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from serve_helpers import http, running_server
-
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
 
 COMBAT = {
     "turn": "me",
@@ -43,9 +38,15 @@ def server(kb):
         yield running
 
 
-def cli_json(*args: str) -> tuple[int, object]:
-    result = CliRunner().invoke(cli, [*args, "--json"])
-    return result.exit_code, json.loads(result.stdout)
+@pytest.fixture(scope="session")
+def cli_json(run_cli):
+    """``cli_json(*args)``: the exit code and the parsed answer of ``mtgkb ARGS --json``."""
+
+    def run(*args: str) -> tuple[int, object]:
+        result = run_cli(*args, "--json")
+        return result.exit_code, json.loads(result.stdout)
+
+    return run
 
 
 def api(server, path: str, body: str | None = None, **query: str | list[str]) -> tuple[int, object]:
@@ -74,14 +75,14 @@ def board_file(tmp_path_factory) -> Path:
     return path
 
 
-def test_card_is_the_cli_json(server) -> None:
+def test_card_is_the_cli_json(cli_json, server) -> None:
     status, document = api(server, "card/Ninja of the Deep Hours")
     assert status == 200
     assert document == cli_json("card", "Ninja of the Deep Hours")[1]
     assert document["name"] == "Ninja of the Deep Hours"
 
 
-def test_rule_is_the_cli_json_with_the_same_options(server) -> None:
+def test_rule_is_the_cli_json_with_the_same_options(cli_json, server) -> None:
     assert api(server, "rule/702.49")[1] == cli_json("rule", "702.49")[1]
     assert (
         api(server, "rule/702.49", depth="0", limit="2")[1]
@@ -89,7 +90,7 @@ def test_rule_is_the_cli_json_with_the_same_options(server) -> None:
     )
 
 
-def test_can_activate_posts_the_situation_the_cli_reads(server, situation_file: Path) -> None:
+def test_can_activate_posts_the_situation_the_cli_reads(cli_json, server, situation_file: Path) -> None:
     body = situation_file.read_text(encoding="utf-8")
     status, document = api(server, "can-activate", body, card="Ninja of the Deep Hours")
     exit_code, expected = cli_json(
@@ -100,7 +101,7 @@ def test_can_activate_posts_the_situation_the_cli_reads(server, situation_file: 
     assert document["answer"] is True and all(check["cites"] for check in document["checks"])
 
 
-def test_can_cast_no_is_still_200_with_answer_false(server, situation_file: Path) -> None:
+def test_can_cast_no_is_still_200_with_answer_false(cli_json, server, situation_file: Path) -> None:
     body = situation_file.read_text(encoding="utf-8")
     status, document = api(server, "can-cast", body, card="Grizzly Bears")
     exit_code, expected = cli_json("can-cast", "Grizzly Bears", "--situation", str(situation_file))
@@ -108,13 +109,13 @@ def test_can_cast_no_is_still_200_with_answer_false(server, situation_file: Path
     assert document == expected and document["answer"] is False
 
 
-def test_commanders_is_the_cli_json(server) -> None:
+def test_commanders_is_the_cli_json(cli_json, server) -> None:
     status, document = api(server, "commanders", card=["Thrasios, Triton Hero", "Tymna the Weaver"])
     assert status == 200
     assert document == cli_json("commanders", "Thrasios, Triton Hero", "Tymna the Weaver")[1]
 
 
-def test_copy_with_and_without_a_situation(server, board_file: Path) -> None:
+def test_copy_with_and_without_a_situation(cli_json, server, board_file: Path) -> None:
     status, document = api(server, "copy", "", card="Spark Double", target="Grizzly Bears")
     assert status == 200
     assert document == cli_json("copy", "Spark Double", "--target", "Grizzly Bears")[1]
@@ -125,7 +126,7 @@ def test_copy_with_and_without_a_situation(server, board_file: Path) -> None:
     assert status == 200 and on_board == expected
 
 
-def test_other_lookups_are_the_cli_json(server) -> None:
+def test_other_lookups_are_the_cli_json(cli_json, server) -> None:
     assert api(server, "rulings/ninjutsu", limit="3")[1] == cli_json("rulings", "ninjutsu", "--limit", "3")[1]
     assert (
         api(server, "timing/Ninja of the Deep Hours")[1] == cli_json("timing", "Ninja of the Deep Hours")[1]
@@ -134,7 +135,7 @@ def test_other_lookups_are_the_cli_json(server) -> None:
     assert api(server, "search", q="unblocked attacker")[1] == cli_json("search", "unblocked", "attacker")[1]
 
 
-def test_an_unknown_name_is_404_with_the_clis_suggestions(server) -> None:
+def test_an_unknown_name_is_404_with_the_clis_suggestions(cli_json, server) -> None:
     status, document = api(server, "card/thrasois")
     exit_code, expected = cli_json("card", "thrasois")
     assert (status, exit_code) == (404, 2)

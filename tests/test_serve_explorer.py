@@ -96,7 +96,8 @@ def test_search_draw_expand_and_ask_a_verdict(server, browser, tmp_path: Path) -
     assert browser.execute_script(f"return window.mtgkbExplorer.cy.getElementById('{card}').nonempty()")
     _wait(
         browser,
-        lambda d: "Ninja of the Deep Hours" in d.find_element(By.ID, "details").text,
+        # The pane first says "Loading <name>…": wait for the details themselves.
+        lambda d: "Rulings" in d.find_element(By.ID, "details").text,
         "no card details",
     )
     details = browser.find_element(By.ID, "details").text

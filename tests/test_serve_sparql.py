@@ -314,18 +314,13 @@ def test_the_predeclared_prefixes_work_as_in_the_cli(server) -> None:
     assert PREFIXES["card"] in mint("card", "x")
 
 
-def test_a_port_in_use_is_a_clear_error(kb) -> None:
+def test_a_port_in_use_is_a_clear_error(run_cli, kb) -> None:
     import socket
 
-    from click.testing import CliRunner
-
-    from mtgkb.cli import _register_commands, cli
-
-    _register_commands()
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = str(taken.getsockname()[1])
-        result = CliRunner().invoke(cli, ["serve", "--port", port])
+        result = run_cli("serve", "--port", port)
     assert result.exit_code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--port" in result.stderr

@@ -10,27 +10,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mtgkb.cli import _register_commands, cli
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
 from mtgkb.kb.sparql import compact_iri, read_query_argument, run_query
 from mtgkb.kb.vocab import PREFIXES
 
-_register_commands()
-
 STEPS = "SELECT ?step ?order WHERE { ?step a mtgkb:Step ; mtgkb:stepOrder ?order } ORDER BY ?order"
 
 
-def _invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def test_table_lists_every_step_with_prefixed_iris(kb) -> None:
+def test_table_lists_every_step_with_prefixed_iris(run_cli, kb) -> None:
     expected = kb.select(STEPS)
     assert expected, "the turn graph should have steps"
-    result = _invoke("sparql", STEPS)
+    result = run_cli("sparql", STEPS)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["step", "order"]
@@ -39,9 +31,9 @@ def test_table_lists_every_step_with_prefixed_iris(kb) -> None:
     assert body[0][0].startswith("step:") or body[0][0].startswith("phase:")
 
 
-def test_json_is_the_sparql_results_format_and_matches_select(kb) -> None:
+def test_json_is_the_sparql_results_format_and_matches_select(run_cli, kb) -> None:
     expected = kb.select(STEPS)
-    result = _invoke("sparql", STEPS, "--format", "json")
+    result = run_cli("sparql", STEPS, "--format", "json")
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["head"]["vars"] == ["step", "order"]
@@ -51,17 +43,17 @@ def test_json_is_the_sparql_results_format_and_matches_select(kb) -> None:
     assert bindings[0]["order"]["datatype"].endswith("#integer")
 
 
-def test_json_flag_is_an_alias_for_format_json(kb) -> None:
-    by_flag = _invoke("sparql", STEPS, "--json")
-    by_format = _invoke("sparql", STEPS, "--format", "json")
+def test_json_flag_is_an_alias_for_format_json(run_cli, kb) -> None:
+    by_flag = run_cli("sparql", STEPS, "--json")
+    by_format = run_cli("sparql", STEPS, "--format", "json")
     assert by_flag.exit_code == 0, by_flag.stderr
     assert json.loads(by_flag.stdout) == json.loads(by_format.stdout)
 
 
 @pytest.mark.parametrize(("fmt", "delimiter"), [("csv", ","), ("tsv", "\t")])
-def test_csv_and_tsv_have_a_header_and_one_line_per_row(kb, fmt: str, delimiter: str) -> None:
+def test_csv_and_tsv_have_a_header_and_one_line_per_row(run_cli, kb, fmt: str, delimiter: str) -> None:
     expected = kb.select(STEPS)
-    result = _invoke("sparql", STEPS, "--format", fmt)
+    result = run_cli("sparql", STEPS, "--format", fmt)
     assert result.exit_code == 0, result.stderr
     rows = list(csv.reader(io.StringIO(result.stdout.strip()), delimiter=delimiter))
     assert [name.lstrip("?") for name in rows[0]] == ["step", "order"]
@@ -71,21 +63,21 @@ def test_csv_and_tsv_have_a_header_and_one_line_per_row(kb, fmt: str, delimiter:
     assert first_step.strip("<>") == expected[0]["step"]
 
 
-def test_ask_answers_true_and_false(kb) -> None:
-    yes = _invoke("sparql", "ASK { step:declare-blockers a mtgkb:Step }")
-    no = _invoke("sparql", "ASK { step:declare-blockers a mtgkb:Card }")
+def test_ask_answers_true_and_false(run_cli, kb) -> None:
+    yes = run_cli("sparql", "ASK { step:declare-blockers a mtgkb:Step }")
+    no = run_cli("sparql", "ASK { step:declare-blockers a mtgkb:Card }")
     assert (yes.stdout.strip(), no.stdout.strip()) == ("true", "false")
-    as_json = _invoke("sparql", "ASK { step:declare-blockers a mtgkb:Step }", "--format", "json")
+    as_json = run_cli("sparql", "ASK { step:declare-blockers a mtgkb:Step }", "--format", "json")
     assert json.loads(as_json.stdout)["boolean"] is True
 
 
-def test_construct_gives_turtle_that_rdflib_reads_back(kb) -> None:
+def test_construct_gives_turtle_that_rdflib_reads_back(run_cli, kb) -> None:
     import rdflib
 
     query = "CONSTRUCT { ?s mtgkb:nextStep ?o } WHERE { ?s mtgkb:nextStep ?o }"
     expected = kb.select("SELECT ?s ?o WHERE { ?s mtgkb:nextStep ?o }")
     for fmt, parser in (("table", "turtle"), ("ttl", "turtle"), ("nt", "nt"), ("jsonld", "json-ld")):
-        result = _invoke("sparql", query, "--format", fmt)
+        result = run_cli("sparql", query, "--format", fmt)
         assert result.exit_code == 0, result.stderr
         graph = rdflib.Graph().parse(data=result.stdout, format=parser)
         assert len(graph) == len(expected), fmt
@@ -96,18 +88,18 @@ def test_construct_gives_turtle_that_rdflib_reads_back(kb) -> None:
         ) in graph
 
 
-def test_construct_refuses_a_results_format(kb) -> None:
-    result = _invoke("sparql", "CONSTRUCT WHERE { ?s a mtgkb:Step }", "--format", "csv")
+def test_construct_refuses_a_results_format(run_cli, kb) -> None:
+    result = run_cli("sparql", "CONSTRUCT WHERE { ?s a mtgkb:Step }", "--format", "csv")
     assert result.exit_code == 2
     assert "--format ttl" in result.stderr
 
 
-def test_a_query_file_and_stdin_give_the_same_answer(kb, tmp_path: Path) -> None:
+def test_a_query_file_and_stdin_give_the_same_answer(run_cli, kb, tmp_path: Path) -> None:
     path = tmp_path / "steps.rq"
     path.write_text(STEPS, encoding="utf-8")
-    from_text = _invoke("sparql", STEPS, "--format", "csv")
-    from_file = _invoke("sparql", str(path), "--format", "csv")
-    from_stdin = _invoke("sparql", "-", "--format", "csv", input=STEPS)
+    from_text = run_cli("sparql", STEPS, "--format", "csv")
+    from_file = run_cli("sparql", str(path), "--format", "csv")
+    from_stdin = run_cli("sparql", "-", "--format", "csv", input=STEPS)
     assert from_text.exit_code == from_file.exit_code == from_stdin.exit_code == 0
     assert from_text.stdout == from_file.stdout == from_stdin.stdout
 
@@ -117,8 +109,8 @@ def test_a_missing_query_file_is_a_user_error(tmp_path: Path) -> None:
         read_query_argument(str(tmp_path / "absent.rq"))
 
 
-def test_a_malformed_query_names_line_and_column_without_a_traceback(kb) -> None:
-    result = _invoke("sparql", "SELECT ?s WHERE {\n  ?s a mtgkb:Step ;\n  FILTER( }")
+def test_a_malformed_query_names_line_and_column_without_a_traceback(run_cli, kb) -> None:
+    result = run_cli("sparql", "SELECT ?s WHERE {\n  ?s a mtgkb:Step ;\n  FILTER( }")
     assert result.exit_code == 2
     assert isinstance(result.exception, SystemExit)  # a clean exit, not an escaped exception
     assert "Error: malformed SPARQL query at line 3, column" in result.stderr
@@ -126,41 +118,42 @@ def test_a_malformed_query_names_line_and_column_without_a_traceback(kb) -> None
     assert "^" in result.stderr
 
 
-def test_an_unknown_prefix_is_named(kb) -> None:
-    result = _invoke("sparql", "SELECT ?s WHERE { ?s a nope:Thing }")
+def test_an_unknown_prefix_is_named(run_cli, kb) -> None:
+    result = run_cli("sparql", "SELECT ?s WHERE { ?s a nope:Thing }")
     assert result.exit_code == 2
     assert "unknown prefix 'nope:'" in result.stderr
     assert "line 1" in result.stderr
 
 
-def test_params_bind_iris_and_prefixed_names(kb) -> None:
+def test_params_bind_iris_and_prefixed_names(run_cli, kb) -> None:
     query = "SELECT ?step ?label WHERE { ?step rdfs:label ?label }"
     label = kb.select(query, step=mint("step", "declare-blockers"))[0]["label"]
-    result = _invoke("sparql", query, "--param", "step=step:declare-blockers", "--format", "json")
+    result = run_cli("sparql", query, "--param", "step=step:declare-blockers", "--format", "json")
     assert result.exit_code == 0, result.stderr
     bindings = json.loads(result.stdout)["results"]["bindings"]
     assert [b["label"]["value"] for b in bindings] == [label]
 
 
-def test_a_parameter_binds_a_variable_the_query_does_not_return(kb) -> None:
+def test_a_parameter_binds_a_variable_the_query_does_not_return(run_cli, kb) -> None:
     query = "SELECT ?label WHERE { ?step a mtgkb:Step ; rdfs:label ?label }"
     expected = kb.select("SELECT ?label WHERE { step:end rdfs:label ?label }")
-    result = _invoke("sparql", query, "-p", "step=step:end", "--format", "json")
+    result = run_cli("sparql", query, "-p", "step=step:end", "--format", "json")
     assert result.exit_code == 0, result.stderr
     labels = [b["label"]["value"] for b in json.loads(result.stdout)["results"]["bindings"]]
     assert labels == [row["label"] for row in expected] and len(labels) == 1
 
 
-def test_a_parameter_with_a_bad_variable_name_exits_2(kb) -> None:
-    result = _invoke("sparql", "SELECT ?s WHERE { ?s ?p ?o }", "-p", "s p=x")
+def test_a_parameter_with_a_bad_variable_name_exits_2(run_cli, kb) -> None:
+    result = run_cli("sparql", "SELECT ?s WHERE { ?s ?p ?o }", "-p", "s p=x")
     assert result.exit_code == 2
     assert "Traceback" not in result.stderr
 
 
 def test_run_query_table_rows_are_compact(kb) -> None:
     result = run_query(kb, "SELECT ?zone WHERE { ?zone a mtgkb:Zone } ORDER BY ?zone")
-    assert result.form == "select" and result.serialized is None
-    assert result.rows and all(row[0].startswith("zone:") for row in result.rows)
+    assert result.form == "select" and result.serialized is None and result.write is None
+    rows = list(result.rows)
+    assert rows and all(row[0].startswith("zone:") for row in rows)
 
 
 def test_cli_modules_do_not_import_rdflib_or_networkx() -> None:

@@ -29,16 +29,15 @@ mtgkb:Card a owl:Class .
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A tiny knowledge base of its own, with its own cache and data directories."""
-    (tmp_path / "kb" / "ontology").mkdir(parents=True)
-    (tmp_path / "kb" / "data" / "cards").mkdir(parents=True)
-    (tmp_path / "kb" / "ontology" / "mtgkb.ttl").write_text(ONTOLOGY_TTL)
-    (tmp_path / "kb" / "data" / "cards" / "grizzly-bears.ttl").write_text(CARD_TTL)
-    monkeypatch.setenv("MTGKB_ROOT", str(tmp_path / "kb"))
-    monkeypatch.setenv("MTGKB_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("MTGKB_DATA_DIR", str(tmp_path / "userdata"))
-    return tmp_path / "kb"
+def root(user_dirs, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tiny knowledge base of its own (MTGKB_ROOT), in the test's own user directories."""
+    root = user_dirs.base / "kb"
+    (root / "ontology").mkdir(parents=True)
+    (root / "data" / "cards").mkdir(parents=True)
+    (root / "ontology" / "mtgkb.ttl").write_text(ONTOLOGY_TTL)
+    (root / "data" / "cards" / "grizzly-bears.ttl").write_text(CARD_TTL)
+    monkeypatch.setenv("MTGKB_ROOT", str(root))
+    return root
 
 
 def add_storm_crow(root: Path) -> None:

@@ -9,11 +9,6 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from click.testing import CliRunner
-
-from mtgkb.cli import _register_commands, cli
-
-_register_commands()
 
 COMBAT = {
     "turn": "me",
@@ -28,12 +23,12 @@ COMBAT = {
 }
 
 
-def _run(args: list[str], situation: object | None = None) -> tuple[int, str, str]:
+def _run(run_cli, args: list[str], situation: object | None = None) -> tuple[int, str, str]:
     text = (
         situation if isinstance(situation, str) else json.dumps(situation) if situation is not None else None
     )
     extra = ["--situation", "-"] if situation is not None else []
-    result = CliRunner().invoke(cli, [*args, *extra], input=text)
+    result = run_cli(*args, *extra, input=text)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.stdout, result.stderr
 
@@ -49,7 +44,7 @@ def _with(path: str, value: object) -> dict:
     return situation
 
 
-def test_file_yaml_stdin_and_options_give_the_same_verdict(tmp_path: Path) -> None:
+def test_file_yaml_stdin_and_options_give_the_same_verdict(run_cli, tmp_path: Path) -> None:
     yaml_file = tmp_path / "combat.yaml"
     yaml_file.write_text(
         "turn: me\nstep: declare-blockers\nplayers:\n  me:\n    hand: [Ninja of the Deep Hours]\n"
@@ -57,11 +52,9 @@ def test_file_yaml_stdin_and_options_give_the_same_verdict(tmp_path: Path) -> No
         encoding="utf-8",
     )
     command = ["can-activate", "Ninja of the Deep Hours", "--json"]
-    from_yaml = CliRunner().invoke(cli, [*command, "--situation", str(yaml_file)])
-    code, from_stdin, _ = _run(command, COMBAT)
-    from_options = CliRunner().invoke(
-        cli, [*command, "--step", "declare-blockers", "--unblocked", "Grizzly Bears"]
-    )
+    from_yaml = run_cli(*command, "--situation", str(yaml_file))
+    code, from_stdin, _ = _run(run_cli, command, COMBAT)
+    from_options = run_cli(*command, "--step", "declare-blockers", "--unblocked", "Grizzly Bears")
     answers = [json.loads(text) for text in (from_yaml.stdout, from_stdin, from_options.stdout)]
     assert code == 0
     assert all(a == answers[0] for a in answers)
@@ -89,39 +82,41 @@ def test_file_yaml_stdin_and_options_give_the_same_verdict(tmp_path: Path) -> No
         ("[1, 2]", "must be a mapping"),
     ],
 )
-def test_mistakes_exit_2_naming_the_field(situation: object, named: str) -> None:
-    code, stdout, stderr = _run(["can-activate", "Ninja of the Deep Hours"], situation)
+def test_mistakes_exit_2_naming_the_field(run_cli, situation: object, named: str) -> None:
+    code, stdout, stderr = _run(run_cli, ["can-activate", "Ninja of the Deep Hours"], situation)
     assert code == 2
     assert stdout == ""
     assert named in stderr
     assert "Traceback" not in stderr
 
 
-def test_an_unknown_card_suggests_names_and_the_import() -> None:
+def test_an_unknown_card_suggests_names_and_the_import(run_cli) -> None:
     code, _, stderr = _run(
-        ["can-activate", "Ninja of the Deep Hours"], _with("players.me.hand", ["Ninja of the Deep Hourz"])
+        run_cli,
+        ["can-activate", "Ninja of the Deep Hours"],
+        _with("players.me.hand", ["Ninja of the Deep Hourz"]),
     )
     assert code == 2
     assert "did you mean 'Ninja of the Deep Hours'" in stderr
     assert "mtgkb import mtgjson" in stderr
 
 
-def test_an_ability_the_card_lacks_is_an_input_error() -> None:
-    code, _, stderr = _run(["can-activate", "Ninja of the Deep Hours", "--ability", "sneak"], COMBAT)
+def test_an_ability_the_card_lacks_is_an_input_error(run_cli) -> None:
+    code, _, stderr = _run(run_cli, ["can-activate", "Ninja of the Deep Hours", "--ability", "sneak"], COMBAT)
     assert code == 2
     assert "no ability named 'sneak'" in stderr and "Ninjutsu {1}{U}" in stderr
 
 
-def test_a_card_without_any_such_ability_is_a_no_with_a_failing_check() -> None:
+def test_a_card_without_any_such_ability_is_a_no_with_a_failing_check(run_cli) -> None:
     situation = _with("players.me.hand", ["Storm Crow"])
-    code, stdout, _ = _run(["can-activate", "Storm Crow", "--json"], situation)
+    code, stdout, _ = _run(run_cli, ["can-activate", "Storm Crow", "--json"], situation)
     verdict = json.loads(stdout)
     assert (code, verdict["answer"]) == (1, False)
     assert [c["holds"] for c in verdict["checks"]] == [False]
 
 
-def test_the_verdict_as_turtle_links_checks_to_requirements_and_rules() -> None:
-    code, stdout, _ = _run(["can-activate", "Ninja of the Deep Hours", "--format", "ttl"], COMBAT)
+def test_the_verdict_as_turtle_links_checks_to_requirements_and_rules(run_cli) -> None:
+    code, stdout, _ = _run(run_cli, ["can-activate", "Ninja of the Deep Hours", "--format", "ttl"], COMBAT)
     assert code == 0
     store = ox.Store()
     store.load(stdout.encode(), format=ox.RdfFormat.TURTLE)
@@ -137,11 +132,19 @@ def test_the_verdict_as_turtle_links_checks_to_requirements_and_rules() -> None:
     assert any(row["rule"].value.endswith("/cr/509.1h") for row in rows)
 
 
-def test_options_and_a_file_together_are_refused(tmp_path: Path) -> None:
+def test_options_and_a_file_together_are_refused(run_cli, tmp_path: Path) -> None:
     situation = tmp_path / "s.json"
     situation.write_text(json.dumps(COMBAT), encoding="utf-8")
-    result = CliRunner().invoke(
-        cli, ["can-activate", "Ninja of the Deep Hours", "--situation", str(situation), "--step", "upkeep"]
+    result = run_cli(
+        "can-activate", "Ninja of the Deep Hours", "--situation", str(situation), "--step", "upkeep"
     )
     assert result.exit_code == 2
     assert "not both" in result.stderr
+
+
+def test_the_player_called_me_reads_as_my_in_answers() -> None:
+    from mtgkb.reasoning.verdict import possessive
+
+    assert possessive("me") == "my"
+    assert possessive("opponent") == "opponent's"
+    assert possessive("Ninja of the Deep Hours") == "Ninja of the Deep Hours'"

@@ -4,17 +4,14 @@ situations, with the cost each card's own Oracle text gives."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from card_pool import imported_pool
 
 from mtgkb.reasoning.questions import can_activate, can_cast, options
 
 
 @pytest.fixture(scope="module")
-def pool_kb(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
-    return imported_pool(shared_data, tmp_path_factory.mktemp("card-pool")).kb
+def pool_kb(card_pool):
+    return card_pool.kb
 
 
 def _cards_with(kb, mechanic: str) -> list[tuple[str, str]]:

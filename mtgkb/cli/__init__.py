@@ -5,6 +5,7 @@ end beside it, ``mtgkb.serve`` (for the JSON ``--json`` prints)."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -15,7 +16,7 @@ from typing import Any
 import click
 
 from mtgkb import __version__
-from mtgkb.core.errors import Interrupted, MtgkbError
+from mtgkb.core.errors import AnswerCutShort, Interrupted, MtgkbError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 #: A file a command reads: click checks that it exists before the command runs.
@@ -69,7 +70,7 @@ class _Group(click.Group):
             click.echo("Interrupted.", err=True)
             ctx.exit(Interrupted.exit_code)
         except MtgkbError as error:
-            if ctx.meta.get("mtgkb.json"):
+            if ctx.meta.get("mtgkb.json") and not isinstance(error, AnswerCutShort):
                 _json_error(error.message, error.hint, error.exit_code, error)
             else:
                 label = "Interrupted" if isinstance(error, Interrupted) else "Error"
@@ -139,8 +140,23 @@ def progress_reporter(quiet: bool = False) -> Callable[[str], None] | None:
 
 def main() -> None:
     _register_commands()
+    code: int | str | None = 0
     try:
         cli(prog_name="mtgkb")
+    except SystemExit as exit:
+        code = exit.code
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
-        sys.exit(130)
+        code = 130
+    from mtgkb.kb.query_limits import query_running
+
+    if query_running():
+        # A query stopped by its time limit, Ctrl-C or a failed write may still run in Oxigraph's
+        # native code, which the interpreter's clean-up would cut short mid-way (a crash): leave now.
+        if isinstance(code, str):
+            sys.stderr.write(code + "\n")
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+    sys.exit(code)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.cli.output import emit
+
+if TYPE_CHECKING:
+    from mtgkb.kb.sparql import SparqlResult
 
 # For query results --json means the W3C SPARQL results JSON, not a dump of our dataclass.
 results_json_option = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
@@ -20,8 +23,10 @@ format_option = click.option(
     "fmt",
     type=click.Choice(_FORMATS),
     default=None,
-    help="table (default), or the SPARQL results formats json/csv/tsv; "
-    "CONSTRUCT/DESCRIBE give Turtle (table, ttl), N-Triples (nt) or JSON-LD (json, jsonld).",
+    help="table (default; columns sized from the first 1,000 rows and at most 100 characters wide, "
+    "a longer value wraps within its column), or the SPARQL results formats json/csv/tsv (values "
+    "whole); CONSTRUCT/DESCRIBE give Turtle (table, ttl), N-Triples (nt) or JSON-LD (json, jsonld). "
+    "Every format is written as it is computed: an answer of any size takes the same memory.",
 )
 param_option = click.option(
     "--param",
@@ -39,7 +44,8 @@ timeout_option = click.option(
     type=click.FloatRange(min=0),
     default=None,
     metavar="SECONDS",
-    help="Stop the query after SECONDS (default 60; 0: no limit). Ctrl-C stops it at any time.",
+    help="Stop the query once it has computed for SECONDS (default 60; 0: no limit); time spent "
+    "waiting for a slow reader of the output does not count. Ctrl-C stops it at any time.",
 )
 
 
@@ -73,11 +79,15 @@ def _remote(endpoint: str, text: str, params: dict[str, str], fmt: str, timeout:
     return remote_query(endpoint, text, params, fmt, DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
-def _limited(run: Callable[[], Any], timeout: float | None) -> Any:
-    """``run()`` under the time limit, Ctrl-C stopping it at once (see mtgkb.kb.query_limits)."""
-    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, run_with_limit
+def _answer(run: Callable[[], SparqlResult], timeout: float | None) -> None:
+    """Write the answer of ``run()`` to stdout as it is computed, under the time limit, Ctrl-C stopping
+    it at once (see mtgkb.kb.query_limits)."""
+    from mtgkb.cli.output import emit_stream
+    from mtgkb.cli.render.sparql import write_result
+    from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, stream_with_limit
 
-    return run_with_limit(run, DEFAULT_TIMEOUT if timeout is None else timeout)
+    limit = DEFAULT_TIMEOUT if timeout is None else timeout
+    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit))
 
 
 def _format(fmt: str | None, as_json: bool) -> str:
@@ -127,11 +137,7 @@ def sparql(
         emit(_remote(endpoint, text, bound, output_format, timeout), False, render_result)
         return
     kb = open_kb(progress_reporter())
-    emit(
-        _limited(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout),
-        False,
-        render_result,
-    )
+    _answer(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout)
 
 
 @cli.command()
@@ -185,5 +191,4 @@ def query(
         emit(_remote(endpoint, named.text, bound, output_format, timeout), False, render_result)
         return
     kb = open_kb(progress_reporter())
-
-    emit(_limited(lambda: run_named(kb, name, given, output_format), timeout), False, render_result)
+    _answer(lambda: run_named(kb, name, given, output_format), timeout)

@@ -48,3 +48,12 @@ class Interrupted(MtgkbError):
     """Ctrl-C: the message says what was and was not done; exit status 130 as shells expect."""
 
     exit_code = 130
+
+
+class AnswerCutShort(MtgkbError):
+    """An error after part of an answer was written: the message says the answer is incomplete, and it
+    goes to stderr even with ``--json``, whose stdout already holds the start of the answer."""
+
+    def __init__(self, error: MtgkbError) -> None:
+        super().__init__(f"{error.message} (the answer written before this is incomplete)", error.hint)
+        self.exit_code = error.exit_code

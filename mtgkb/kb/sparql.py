@@ -3,19 +3,24 @@
 SELECT and ASK results come out as the SPARQL 1.1 Query Results formats (JSON, CSV, TSV), written by
 Oxigraph itself, or as an aligned text table with IRIs shortened to the prefixes users already type
 (``card:…``, ``mechanic:…``). CONSTRUCT and DESCRIBE results come out as Turtle, N-Triples or JSON-LD.
-A malformed query is a user mistake: it raises :class:`MtgkbError` naming the line and column.
+A result is lazy: its rows or its text are computed as they are read or written, so an answer of any
+size streams through in the same memory. A malformed query is a user mistake: it raises
+:class:`MtgkbError` naming the line and column.
 """
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from mtgkb.core.errors import MtgkbError
-from mtgkb.kb.query_limits import refuse_service
+from mtgkb.kb.query_limits import refuse_deep_nesting, refuse_service
 from mtgkb.kb.vocab import PREFIXES
 
 if TYPE_CHECKING:
@@ -35,16 +40,27 @@ _MAX_DETAIL = 160
 
 @dataclass
 class SparqlResult:
-    """One query's answer. ``serialized`` holds the standard-format text (results JSON/CSV/TSV or an RDF
-    syntax); it is None for the ``table`` view of SELECT/ASK, which is rendered from ``rows``."""
+    """One query's answer, computed as it is read. The ``table`` view of a SELECT has ``rows`` (an
+    iterator: the store computes each row when it is read, so read them once); the standard formats
+    (results JSON/CSV/TSV, an RDF syntax) have ``write``, which writes the text to a binary file as
+    the store computes it, or ``serialized`` for an ASK's one-line answer."""
 
     form: str  # "select", "ask" or "graph" (CONSTRUCT and DESCRIBE)
     format: str
     variables: list[str] = field(default_factory=list)
-    rows: list[list[str | None]] = field(default_factory=list)
+    rows: Iterable[list[str | None]] = field(default_factory=list)
     boolean: bool | None = None
-    count: int | None = None  # rows (table view) or triples; None when not counted
+    count: int | None = None  # 1 for ASK; None when not counted (rows and triples stream)
     serialized: str | None = None
+    write: Callable[[BinaryIO], None] | None = field(default=None, repr=False, compare=False)
+
+    def text(self) -> str:
+        """The whole answer in its standard format, in memory: for tests and small answers."""
+        if self.write is None:
+            return self.serialized or ""
+        buffer = io.BytesIO()
+        self.write(buffer)
+        return buffer.getvalue().decode("utf-8")
 
 
 def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
@@ -59,19 +75,27 @@ def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
         return text
     looks_like_file = argument.endswith((".rq", ".sparql")) and "\n" not in argument
     path = Path(argument)
-    if looks_like_file or (len(argument) < 4096 and "{" not in argument and path.is_file()):
+    if looks_like_file or (len(argument) < 4096 and "{" not in argument and _is_file(path)):
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise MtgkbError(
                 f"no query file {argument}", "give a path to a .rq file or the query text"
             ) from None
-        except (OSError, UnicodeDecodeError) as error:
+        except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the name
             raise MtgkbError(f"cannot read the query file {argument}: {error}") from error
     if not any(character.isspace() or character == "{" for character in argument):
         # A query always has a space or a brace; this was meant as a file name.
         raise MtgkbError(f"no query file {argument}", "give a path to a .rq file or the query text")
     return argument
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a name the file system cannot take (too long) names none."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def run_query(
@@ -101,11 +125,13 @@ def evaluate(
     named_graphs: list[str] | None = None,
 ) -> Any:
     """pyoxigraph's answer to ``query``, after the checks every way of querying shares: an update is
-    refused (:class:`UpdateRefused`), so is a federated SERVICE clause, and a malformed query is an
-    error naming the line and column. ``default_graphs``/``named_graphs`` set the dataset (see
-    :meth:`KnowledgeBase.raw_query`). A SELECT's rows are computed as they are read."""
+    refused (:class:`UpdateRefused`), so are a federated SERVICE clause and parentheses nested too
+    deep for the parser, and a malformed query is an error naming the line and column.
+    ``default_graphs``/``named_graphs`` set the dataset (see :meth:`KnowledgeBase.raw_query`). A
+    SELECT's rows are computed as they are read."""
     refuse_update(query)
     refuse_service(query)
+    refuse_deep_nesting(query)
     try:
         return kb.raw_query(query, params, default_graphs, named_graphs)
     except SyntaxError as error:
@@ -120,9 +146,11 @@ def evaluate(
         raise MtgkbError(f"the query failed while reading the store: {error}") from error
 
 
-# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request.
+# The prologue (comments, PREFIX and BASE declarations), then the first keyword of the request. The
+# prologue is matched possessively (*+): backtracking into it tried every way of splitting a run of
+# white space, so 40 spaces before a brace took hours.
 _FIRST_KEYWORD = re.compile(
-    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*([A-Za-z]+)", re.IGNORECASE
+    r"^(?:\s+|#[^\n]*(?:\n|$)|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*+([A-Za-z]+)", re.IGNORECASE
 )
 _UPDATE_KEYWORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
 
@@ -147,12 +175,19 @@ def _select_result(solutions: Any, fmt: str) -> SparqlResult:
     if fmt in GRAPH_FORMATS:
         raise _graph_format_for_solutions(fmt, "SELECT")
     if fmt == "table":
-        rows = [[compact_term(row[name]) for name in variables] for row in solutions]
-        return SparqlResult("select", fmt, variables, rows, count=len(rows))
-    # Oxigraph streams the rows straight into the standard format; counting them would mean a
-    # second pass, so the count is left unknown.
-    text = solutions.serialize(format=_results_format(fmt)).decode("utf-8")
-    return SparqlResult("select", fmt, variables, count=None, serialized=text)
+        return SparqlResult("select", fmt, variables, _compact_rows(solutions))
+    results_format = _results_format(fmt)
+
+    def write(output: BinaryIO) -> None:
+        # Oxigraph streams the rows straight into the standard format as it computes them.
+        solutions.serialize(output, format=results_format)
+
+    return SparqlResult("select", fmt, variables, write=write)
+
+
+def _compact_rows(solutions: Any) -> Iterator[list[str | None]]:
+    for row in solutions:
+        yield [compact_term(term) for term in row]
 
 
 def _ask_result(answer: Any, fmt: str) -> SparqlResult:
@@ -174,9 +209,12 @@ def _graph_result(triples: Any, fmt: str) -> SparqlResult:
             f"--format {fmt} is for SELECT results; this query returns triples",
             "use --format ttl, nt or jsonld (or table for Turtle)",
         )
-    collected = list(triples)
-    text = ox.serialize(collected, None, rdf_format(target), prefixes=PREFIXES).decode("utf-8")
-    return SparqlResult("graph", target, count=len(collected), serialized=text)
+    syntax = rdf_format(target)
+
+    def write(output: BinaryIO) -> None:
+        ox.serialize(triples, output, syntax, prefixes=PREFIXES)
+
+    return SparqlResult("graph", target, write=write)
 
 
 def _graph_format_for_solutions(fmt: str, form: str) -> MtgkbError:
@@ -213,6 +251,7 @@ _NAMESPACES = sorted(((iri, prefix) for prefix, iri in PREFIXES.items()), key=la
 _LOCAL_NAME = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?$")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a table of a million rows names the same few IRIs again and again
 def compact_iri(iri: str) -> str:
     """``https://w3id.org/mtgkb/card/x`` -> ``card:x``; IRIs outside our prefixes stay whole."""
     for namespace, prefix in _NAMESPACES:
@@ -280,8 +319,6 @@ def _shorten(detail: str) -> str:
 
 # --- binding --param values ----------------------------------------------------------------------
 
-_BEFORE = re.compile(r"(\S+)\s*$")
-
 
 def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[str, str]:
     """The values of ``--param`` options for an ad-hoc query, checked and resolved.
@@ -341,8 +378,7 @@ def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
     found = set()
     for name in names:
         for match in re.finditer(rf"[?$]{re.escape(name)}\b", query):
-            before = _BEFORE.search(query[: match.start()])
-            token = before.group(1) if before else "{"
+            token = _token_before(query, match.start())
             if token[-1] in "{.}" or token == "a":
                 found.add(name)
                 continue
@@ -351,6 +387,18 @@ def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
             if iri in properties:
                 found.add(name)
     return found
+
+
+def _token_before(text: str, end: int) -> str:
+    r"""The last run of non-space characters in ``text[:end]`` ("{" when there is none). Walked back
+    by hand: a pattern such as ``(\S+)\s*$`` takes time quadratic in a long run of non-space text."""
+    stop = end
+    while stop > 0 and text[stop - 1].isspace():
+        stop -= 1
+    start = stop
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return text[start:stop] or "{"
 
 
 def _expand(name: str) -> str | None:

@@ -42,5 +42,7 @@ def decide(checks: list[Check]) -> bool:
 
 
 def possessive(name: str) -> str:
-    """ "Alice's", "Ninja of the Deep Hours'"."""
+    """ "Alice's", "Ninja of the Deep Hours'", and "my" for the player a situation calls "me"."""
+    if name == "me":
+        return "my"
     return f"{name}'" if name.endswith("s") else f"{name}'s"
