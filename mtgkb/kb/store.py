@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,19 @@ class KnowledgeBase:
             named_graphs=[ox.NamedNode(iri) for iri in named_graphs or []],
         )
 
+    def states_about(self, subjects: Iterable[str], graphs: Iterable[str]) -> bool:
+        """Whether one of the named graphs ``graphs`` states anything about one of the IRIs
+        ``subjects`` (one index lookup per pair: cheap for a few thousand subjects)."""
+        import pyoxigraph as ox
+
+        names = [ox.NamedNode(graph) for graph in graphs]
+        for subject in subjects:
+            node = ox.NamedNode(subject)
+            for graph in names:
+                if next(self.store.quads_for_pattern(node, None, None, graph), None) is not None:
+                    return True
+        return False
+
     def select(self, sparql: str, **params: ParamValue) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
         solutions = self.raw_query(sparql, params)
@@ -99,6 +112,17 @@ def check_store(path: Path) -> dict[str, Any]:
     if not (path / "oxigraph").is_dir():
         raise ValueError(f"{path / 'oxigraph'} is missing")
     return meta
+
+
+def open_current() -> KnowledgeBase | None:
+    """The store of the current sources when it is there and sound; None when it must be built,
+    updated or repaired first (see :mod:`mtgkb.kb.build`, which this does not import)."""
+    from mtgkb.kb.sources import all_sources, fingerprint
+
+    try:
+        return open_store(stores_dir() / fingerprint(all_sources()))
+    except (OSError, ValueError, RuntimeError):  # RocksDB reports damage as RuntimeError
+        return None
 
 
 def open_store(path: Path) -> KnowledgeBase:

@@ -12,12 +12,12 @@ commanders``, so the network and the verdict never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
-from mtgkb.reasoning.commander_model import CardFacts, Model, load_cards, load_model, wubrg
+from mtgkb.reasoning.commander_model import DESIGNATION, CardFacts, Model, load_cards, load_model, wubrg
 from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
 from mtgkb.reasoning.verdict import rule_order
 
@@ -60,6 +60,76 @@ def _relevant_cards(kb: KnowledgeBase) -> list[str]:
         found = kb.select(library_query("cards-with-subtype"), subtype=[PlainText(s) for s in subtypes])
         iris += [row["card"] for row in found]
     return list(dict.fromkeys(iris))
+
+
+def pairing_inputs(kb: KnowledgeBase) -> set[str]:
+    """Every IRI whose facts the partner network is derived from: the cards a pairing can involve,
+    their faces and abilities, and the nodes of the rules model (mechanics, the requirements and
+    consequences they name, the commander designation). A source stating nothing about any of them
+    cannot change the network."""
+    import pyoxigraph as ox
+
+    model = load_model(kb)
+    found = {DESIGNATION, *model.mechanics, *model.requirements}
+    default = ox.DefaultGraph()
+    consequence = ox.NamedNode(V.consequenceOf)
+    found |= {quad.subject.value for quad in kb.store.quads_for_pattern(None, consequence, None, default)}
+    parts = [ox.NamedNode(V.hasFace), ox.NamedNode(V.hasAbility)]
+    for card in _relevant_cards(kb):
+        found.add(card)
+        owners = [ox.NamedNode(card)]
+        while owners:
+            owner = owners.pop()
+            for predicate in parts:
+                for quad in kb.store.quads_for_pattern(owner, predicate, None, default):
+                    if isinstance(quad.object, ox.NamedNode) and quad.object.value not in found:
+                        found.add(quad.object.value)
+                        owners.append(quad.object)
+    return found
+
+
+def is_pairing_input(kb: KnowledgeBase, iri: str, candidate_subtypes: set[str]) -> bool:
+    """Whether the facts of the node ``iri`` can change the partner network: it is a node of the rules
+    model, or a card :func:`pairing_inputs` counts (or a face or ability of one). A few index lookups:
+    cheaper than :func:`pairing_inputs` for a handful of changed nodes."""
+    import pyoxigraph as ox
+
+    store, default = kb.store, ox.DefaultGraph()
+
+    def objects(node: Any, predicate: str) -> list[Any]:
+        return [q.object for q in store.quads_for_pattern(node, ox.NamedNode(predicate), None, default)]
+
+    def subjects(predicate: str, node: Any) -> list[Any]:
+        return [q.subject for q in store.quads_for_pattern(None, ox.NamedNode(predicate), node, default)]
+
+    node = ox.NamedNode(iri)
+    types = {term.value for term in objects(node, RDF_TYPE)}
+    if iri == DESIGNATION or types & {V.Mechanic, V.Requirement} or objects(node, V.consequenceOf):
+        return True
+    # The cards it belongs to: itself, the card of a face, the card (or face) of an ability.
+    owners = [node, *subjects(V.hasFace, node), *subjects(V.hasAbility, node)]
+    owners += [card for owner in owners[1:] for card in subjects(V.hasFace, owner)]
+    for card in owners:
+        if V.Card not in {term.value for term in objects(card, RDF_TYPE)}:
+            continue
+        if {term.value for term in objects(card, V.subtype)} & candidate_subtypes:
+            return True
+        abilities = objects(card, V.hasAbility)
+        abilities += [a for face in objects(card, V.hasFace) for a in objects(face, V.hasAbility)]
+        for ability in abilities:
+            for mechanic in objects(ability, V.instantiates):
+                if objects(mechanic, V.pairingRule) or any(
+                    term.value == "true" for term in objects(mechanic, V.hasEveryCreatureType)
+                ):
+                    return True
+    return False
+
+
+def candidate_subtypes(kb: KnowledgeBase) -> set[str]:
+    """The subtypes partner abilities' candidate requirements name (Background, Time Lord, …)."""
+    from mtgkb.kb.query_files import library_query
+
+    return {row["subtype"] for row in kb.select(library_query("partner-candidate-subtypes"))}
 
 
 def read_network(kb: KnowledgeBase) -> PartnerNetwork:
