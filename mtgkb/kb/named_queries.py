@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
 from mtgkb.core.paths import queries_dir
 from mtgkb.kb.iri_arguments import NAME_KINDS, resolve_iri
 from mtgkb.kb.query_files import read_header
@@ -117,7 +117,7 @@ def parse_param_options(options: tuple[str, ...] | list[str]) -> dict[str, str]:
         name = name.strip().lstrip("?$")
         if not separator or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             raise MtgkbError(
-                f"cannot read --param '{option}'", "write --param VAR=VALUE, e.g. --param card=card:x"
+                f"cannot read --param '{shown(option)}'", "write --param VAR=VALUE, e.g. --param card=card:x"
             )
         values[name] = value
     return values

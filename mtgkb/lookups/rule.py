@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
 from mtgkb.core.rule_numbers import rule_sort_key, sorted_numbers
 from mtgkb.kb.iris import namespace, rule_iri
 from mtgkb.kb.query_files import library_query
@@ -68,7 +68,7 @@ def parse_rule_number(text: str) -> str:
     try:
         rule_iri(number)
     except ValueError:
-        raise MtgkbError(f"'{text}' is not a rule number", _FORMAT_HINT) from None
+        raise MtgkbError(f"'{shown(text)}' is not a rule number", _FORMAT_HINT) from None
     return number
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
 from mtgkb.core.rule_numbers import rule_sort_key
 from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
@@ -117,6 +117,6 @@ def normalise_date(date: str) -> str:
     if match := re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text):
         return "-".join(match.groups())
     raise MtgkbError(
-        f"'{date}' is not an edition date",
+        f"'{shown(date)}' is not an edition date",
         "name an edition by its effective date, e.g. 2026-04-17 (see 'mtgkb rules editions')",
     )

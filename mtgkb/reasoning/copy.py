@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDFS_LABEL, V
@@ -907,7 +907,7 @@ def _find_target(
     if not candidates:
         listed = ", ".join(o.label for o in situation.objects if o.zone == "battlefield") or "nothing"
         raise CopyInputError(
-            f"no object named '{target_name}' in the situation",
+            f"no object named '{shown(target_name)}' in the situation",
             f"name a card or token on the battlefield: {listed}",
         )
     on_battlefield = [o for o in candidates if o.zone == "battlefield"]
