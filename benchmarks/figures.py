@@ -19,6 +19,11 @@ BASELINES = {
     "pyoxigraph": "a new Python process that opens the same store with pyoxigraph and writes the "
     "same query's answer as CSV",
     "later search": "the same search once the search index exists",
+    "Store.dump": "a new Python process in which pyoxigraph's Store.dump writes the same graphs to a "
+    "file (N-Triples, or Turtle for Turtle and TriG)",
+    "empty store": "the same import into an empty data directory (the shipped files only)",
+    "warm lookup": "the same lookup on a store that is up to date",
+    "store alone": "the Oxigraph folder of the store",
 }
 
 

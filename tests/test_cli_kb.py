@@ -17,6 +17,16 @@ def test_build_reports_graphs_and_triples(run_cli, user_dirs) -> None:
     assert sum(summary["graphs"].values()) > 0
 
 
+def test_build_updates_only_what_changed_and_full_builds_from_scratch(run_cli, user_dirs) -> None:
+    assert json.loads(run_cli("build", "--json").stdout)["how"] == "full"  # no store yet
+    current = json.loads(run_cli("build", "--json").stdout)
+    assert current["how"] == "none" and not current["changed"]
+    assert "up to date" in run_cli("build").stdout
+    full = run_cli("build", "--full", "--json")
+    assert full.exit_code == 0, full.stderr
+    assert json.loads(full.stdout)["how"] == "full"
+
+
 def test_stats_counts_what_the_store_holds(run_cli, kb) -> None:
     result = run_cli("stats", "--json")
     assert result.exit_code == 0, result.stderr

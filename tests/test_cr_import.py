@@ -45,7 +45,7 @@ def test_import_writes_one_edition_graph(imported: dict) -> None:
     assert summary["edition"] == EDITION
     assert summary["graph"] == mint("graph", "cr", EDITION)
     assert summary["rules"] > 3000 and summary["glossary"] > 700 and summary["references"] > 1000
-    assert (imports_dir() / f"cr-{EDITION}.nq").is_file()
+    assert (imports_dir() / f"cr-{EDITION}.nq.gz").is_file()
     assert _graph_size(summary["graph"]) == summary["quads"]
     assert "parsing MagicCompRules-20260417.txt" in imported["stderr"]
     assert "loading" in imported["stderr"]

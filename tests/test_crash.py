@@ -66,7 +66,7 @@ def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, sha
     chooser = random.Random(os.environ.get("MTGKB_CRASH_SEED", "12"))
     moments = sorted(chooser.uniform(0.05, whole * 1.1) for _ in range(KILLS))
     for moment in moments:
-        (imports_dir() / "cr-2026-04-17.nq").unlink()
+        (imports_dir() / "cr-2026-04-17.nq.gz").unlink()
         assert _counts() == empty
         process = _mtgkb("import", "rules", "-q", rules_file)
         time.sleep(moment)
@@ -74,11 +74,11 @@ def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, sha
         process.wait(timeout=60)
         # Whatever the moment, the store opened next is whole: without the edition or with all of it.
         assert _counts() in (empty, expected), f"killed at {moment:.2f} s"
-        leftovers = [p.name for p in imports_dir().iterdir() if p.name != "cr-2026-04-17.nq"]
+        leftovers = [p.name for p in imports_dir().iterdir() if p.name != "cr-2026-04-17.nq.gz"]
         process = _mtgkb("import", "rules", "-q", rules_file)
         assert process.wait(timeout=300) == 0, process.communicate()
         assert _counts() == expected, f"the run after a kill at {moment:.2f} s"
-        assert [p.name for p in imports_dir().iterdir()] == ["cr-2026-04-17.nq"], leftovers
+        assert [p.name for p in imports_dir().iterdir()] == ["cr-2026-04-17.nq.gz"], leftovers
 
 
 def _answers(process: subprocess.Popen) -> str:

@@ -197,3 +197,74 @@ def test_cli_unknown_graph_exits_2_with_suggestions(run_cli, kb) -> None:
     assert result.exit_code == 2
     assert "no graph named 'data/trun'" in result.stderr
     assert "data/turn" in result.stderr
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool):
+        return float(a) == float(b)
+    return a == b
+
+
+def _assert_same_graph(read_back, expected) -> None:
+    """Nodes with the same attributes and the same edges (source, target, label), whatever the order."""
+    assert set(read_back.nodes) == set(expected.nodes)
+    for node, data in expected.nodes(data=True):
+        got = read_back.nodes[node]
+        assert set(got) == set(data), node
+        assert all(_same_value(got[name], value) for name, value in data.items()), node
+    edges = sorted((u, v, d["label"]) for u, v, d in read_back.edges(data=True))
+    assert edges == sorted((u, v, d["label"]) for u, v, d in expected.edges(data=True))
+
+
+def test_streamed_graphml_is_the_in_memory_graph(kb) -> None:
+    import networkx as nx
+
+    _assert_same_graph(nx.parse_graphml(_export(kb, "graphml"), force_multigraph=True), to_networkx(kb))
+
+
+def test_streamed_gexf_is_the_in_memory_graph(kb) -> None:
+    import networkx as nx
+
+    read_back = nx.read_gexf(io.BytesIO(_export(kb, "gexf").encode("utf-8")))
+    for _, data in read_back.nodes(data=True):
+        data.pop("id", None)  # networkx's reader adds the GEXF id as an attribute
+    _assert_same_graph(read_back, to_networkx(kb))
+
+
+def test_streamed_cytoscape_json_is_networkx_s(kb) -> None:
+    import networkx as nx
+
+    streamed = json.loads(_export(kb, "cyjs"))
+    expected = json.loads(json.dumps(nx.cytoscape_data(to_networkx(kb))))  # as written
+    assert {key: value for key, value in streamed.items() if key != "elements"} == {
+        key: value for key, value in expected.items() if key != "elements"
+    }
+    by_id = {node["data"]["id"]: node["data"] for node in expected["elements"]["nodes"]}
+    assert {node["data"]["id"]: node["data"] for node in streamed["elements"]["nodes"]} == by_id
+
+    def edges(document) -> list:
+        return sorted(
+            (e["data"]["source"], e["data"]["target"], e["data"]["label"], e["data"]["predicate"])
+            for e in document["elements"]["edges"]
+        )
+
+    assert edges(streamed) == edges(expected)
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf", "dot", "cyjs", "nt", "ttl", "trig", "nq"])
+def test_exports_of_the_whole_store_build_no_graph_in_memory(kb, fmt: str, monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "networkx", None)  # importing it now fails
+    monkeypatch.setitem(sys.modules, "rdflib", None)
+    summary = export(kb, fmt, io.StringIO())
+    assert summary.triples > 0
+
+
+def test_n_quads_keep_every_named_graph(kb) -> None:
+    import rdflib
+
+    dataset = rdflib.Dataset()
+    dataset.parse(data=_export(kb, "nq"), format="nquads")
+    counts = {str(g.identifier): len(g) for g in dataset.graphs() if len(g)}
+    assert counts == kb.meta["graphs"]

@@ -179,7 +179,7 @@ def test_ctrl_c_while_the_store_rebuilds_exits_130_and_reports_the_import_applie
     root: Path, shared_data: Path
 ) -> None:
     open_kb()
-    result = _interrupt_import(shared_data, lambda: (imports_dir() / "mtgjson.nq").exists())
+    result = _interrupt_import(shared_data, lambda: (imports_dir() / "mtgjson.nq.gz").exists())
     assert result.returncode == 130, result.stderr
     assert "Aborted" not in result.stderr and "Traceback" not in result.stderr
     assert "mtgjson import is applied" in result.stderr and "mtgjson.nq" in result.stderr

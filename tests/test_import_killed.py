@@ -55,7 +55,7 @@ def test_a_card_import_killed_while_writing_leaves_the_previous_store(user_dirs,
     finally:
         process.wait(timeout=60)
     assert process.returncode == -signal.SIGKILL
-    assert not (imports_dir() / "mtgjson.nq").exists()
+    assert not (imports_dir() / "mtgjson.nq.gz").exists()
 
     after = open_kb()
     assert after.path == before.path, "nothing the killed import wrote reached the store"
@@ -63,4 +63,4 @@ def test_a_card_import_killed_while_writing_leaves_the_previous_store(user_dirs,
     assert after.select(CARD_COUNT)[0]["n"] == cards
 
     import_rules(shared_data / "rules" / "MagicCompRules-20260417.txt")
-    assert [p.name for p in imports_dir().iterdir()] == ["cr-2026-04-17.nq"]
+    assert [p.name for p in imports_dir().iterdir()] == ["cr-2026-04-17.nq.gz"]

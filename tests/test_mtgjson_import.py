@@ -248,7 +248,7 @@ def test_a_damaged_record_is_named_and_left_out_and_the_rest_imported(tmp_path: 
         summary = import_mtgjson(path)
     assert summary.cards == 1
     assert "date" in summary.skipped_names["Satoru Umezawa"]
-    assert (tmp_path / "data" / "imports" / "mtgjson.nq").exists()
+    assert (tmp_path / "data" / "imports" / "mtgjson.nq.gz").exists()
 
 
 def test_a_file_of_mostly_damaged_records_is_refused(tmp_path: Path, atomic: dict) -> None:
@@ -264,4 +264,4 @@ def test_a_file_of_mostly_damaged_records_is_refused(tmp_path: Path, atomic: dic
     with user_dirs(tmp_path), pytest.raises(ImportFileError) as caught:
         import_mtgjson(path)
     assert "2 of 3 records cannot be read" in caught.value.message
-    assert not (tmp_path / "data" / "imports" / "mtgjson.nq").exists()
+    assert not (tmp_path / "data" / "imports" / "mtgjson.nq.gz").exists()

@@ -1,6 +1,6 @@
 """The full-text index behind ``mtgkb search``: what it finds on the bundled knowledge base (checked
-against the KB's own text), query syntax that must never break, and the index file's life: built once
-beside the store, reused, rebuilt when missing or damaged, never left half written."""
+against the KB's own text), query syntax that must never break, and the index file's life: built with
+the store, reused, rebuilt when missing or damaged, never left half written."""
 
 from __future__ import annotations
 
@@ -195,7 +195,6 @@ def test_empty_search_exits_2_from_the_cli(run_cli, small_kb_env: dict[str, str]
     assert "nothing to search for" in result.stderr and "Traceback" not in result.stderr
     first = run_cli("search", "ninja", env=env)
     assert first.exit_code == 0
-    assert "building the search index" in first.stderr  # the CLI hands its progress to the build
     again = run_cli("search", "ninja", env=env)
     assert again.stdout == first.stdout and "search index" not in again.stderr
 
@@ -203,19 +202,26 @@ def test_empty_search_exits_2_from_the_cli(run_cli, small_kb_env: dict[str, str]
 # ------------------------------------------------------------------------------ the index file
 
 
-def test_index_is_built_once_beside_the_store_and_reused(fresh_kb) -> None:
+def test_index_is_built_with_the_store_and_reused(fresh_kb) -> None:
     index = fresh_kb.path / search_index.INDEX_NAME
-    assert not index.exists()
+    assert index.is_file()  # the first search does not wait for it
+    built = index.stat().st_mtime_ns
     reports: list[str] = []
     first = search(fresh_kb, "ninjutsu", progress=reports.append)
-    assert index.is_file()
-    assert any(isinstance(r, ProgressUpdate) and r.label.startswith("search index") for r in reports)
-    built = index.stat().st_mtime_ns
-    reports.clear()
     second = search(fresh_kb, "ninjutsu", progress=reports.append)
     assert index.stat().st_mtime_ns == built
     assert reports == []
     assert second == first
+    assert sorted(p.name for p in fresh_kb.path.glob("search.sqlite*")) == ["search.sqlite"]
+
+
+def test_a_store_without_an_index_builds_it_on_the_first_search(fresh_kb) -> None:
+    index = fresh_kb.path / search_index.INDEX_NAME
+    expected = search(fresh_kb, "ninjutsu")
+    index.unlink()
+    reports: list[str] = []
+    assert search(fresh_kb, "ninjutsu", progress=reports.append) == expected
+    assert any(isinstance(r, ProgressUpdate) and r.label.startswith("search index") for r in reports)
     assert sorted(p.name for p in fresh_kb.path.glob("search.sqlite*")) == [
         "search.sqlite",
         "search.sqlite.lock",
@@ -252,6 +258,7 @@ def test_an_index_of_another_format_is_rebuilt(fresh_kb, monkeypatch: pytest.Mon
 
 def test_a_killed_build_leaves_only_a_temporary_file_that_is_ignored_then_removed(fresh_kb) -> None:
     index = fresh_kb.path / search_index.INDEX_NAME
+    index.unlink()
     # What a build killed half way leaves: a partial database under a temporary name, and its spool.
     leftover = fresh_kb.path / "search.sqlite.tmp-999999"
     leftover.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
@@ -269,6 +276,7 @@ def test_a_failed_build_leaves_no_index_and_the_next_search_builds_it(
     def crash(*args: object) -> None:
         raise RuntimeError("killed half way through")
 
+    (fresh_kb.path / search_index.INDEX_NAME).unlink()
     monkeypatch.setattr(search_index, "_write_items", crash)
     with pytest.raises(RuntimeError):
         search(fresh_kb, "ninjutsu")
@@ -285,6 +293,7 @@ def test_two_searches_at_once_build_the_index_once(fresh_kb, monkeypatch: pytest
         builds.append(threading.get_ident())
         real_build(*args, **kwargs)
 
+    (fresh_kb.path / search_index.INDEX_NAME).unlink()
     monkeypatch.setattr(search_index, "build_index", counted)
     results: list[int] = []
     threads = [threading.Thread(target=lambda: results.append(search(fresh_kb, "ninja").total)) for _ in "ab"]
@@ -297,6 +306,7 @@ def test_two_searches_at_once_build_the_index_once(fresh_kb, monkeypatch: pytest
 
 
 def test_without_fts5_the_store_is_scanned(fresh_kb, monkeypatch: pytest.MonkeyPatch) -> None:
+    (fresh_kb.path / search_index.INDEX_NAME).unlink()
     monkeypatch.setattr(search_index, "fts5_available", lambda: False)
     result = search(fresh_kb, "unblocked attacker")
     assert [h.iri for h in result.groups[1].hits] == [rule_iri("702.49a")]
@@ -309,6 +319,7 @@ def test_an_index_that_cannot_be_written_falls_back_to_the_scan(
     def no_space(*args: object, **kwargs: object) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
+    (fresh_kb.path / search_index.INDEX_NAME).unlink()
     monkeypatch.setattr(search_index, "build_index", no_space)
     reports: list[str] = []
     result = search(fresh_kb, "unblocked attacker", progress=reports.append)
@@ -324,3 +335,28 @@ def test_search_does_not_import_sqlite_until_it_searches() -> None:
     assert (
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
     )
+
+
+def test_rows_added_where_there_is_no_room_move_the_others_apart(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "index.sqlite")
+    db.executescript(search_index._SCHEMA)
+    low = search_index.KIND_NUMBERS["card"] * search_index.SPAN
+
+    def item(name: str) -> tuple:
+        iri = f"https://w3id.org/mtgkb/card/{name}"
+        return (1, name, name, "", "", "", "", iri, name)
+
+    # Two neighbours with no rowid free between them, then five cards that sort between them.
+    for rowid, name in ((low + 1, "a"), (low + 2, "z")):
+        *_, iri, label = item(name)
+        db.execute(search_index._INSERT, (rowid, name, "", "", "", "", iri, label))
+        db.execute("INSERT INTO places VALUES (?, ?, 1, ?)", (rowid, iri, name))
+    search_index._replace_items(db, set(), [item(name) for name in ("m", "c", "x", "b", "n")])
+    labels = [row[0] for row in db.execute("SELECT label FROM search ORDER BY rowid")]
+    assert labels == ["a", "b", "c", "m", "n", "x", "z"]
+    places = db.execute("SELECT id, iri FROM places ORDER BY id").fetchall()
+    assert [iri.rsplit("/", 1)[1] for _, iri in places] == labels
+    assert [row[0] for row in db.execute("SELECT rowid FROM search ORDER BY rowid")] == [p for p, _ in places]
+    # Replacing a card moves it to its new place in the order.
+    search_index._replace_items(db, {item("m")[-2]}, [(*item("m")[:1], "zz", *item("m")[2:])])
+    assert [row[0] for row in db.execute("SELECT label FROM search ORDER BY rowid")][-1] == "m"

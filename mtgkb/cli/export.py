@@ -16,7 +16,7 @@ from mtgkb.core.errors import MtgkbError
 if TYPE_CHECKING:
     from mtgkb.exporters.writers import ExportSummary
 
-_FORMATS = ("ttl", "nt", "jsonld", "trig", "graphml", "gexf", "dot", "cyjs")
+_FORMATS = ("ttl", "nt", "jsonld", "trig", "nq", "graphml", "gexf", "dot", "cyjs")
 _VIEWS = ("partners", "turn", "ninjutsu", "around")
 
 
@@ -26,7 +26,8 @@ _VIEWS = ("partners", "turn", "ninjutsu", "around")
     "fmt",
     type=click.Choice(_FORMATS),
     default=None,
-    help="RDF: ttl, nt, jsonld, trig (keeps named graphs). Property graph: graphml, gexf, dot, cyjs "
+    help="RDF: ttl, nt, jsonld, trig or nq (these two keep the named graphs). Property graph: graphml, "
+    "gexf, dot, cyjs "
     "(Cytoscape JSON). Default: ttl, or graphml for a --view.",
 )
 @click.option(
@@ -61,7 +62,8 @@ def export(
 ) -> None:
     """Export the knowledge base as RDF or as a graph for Gephi, yEd, Graphviz or Cytoscape.
 
-    Triple formats hold the union of all graphs; trig keeps each named graph. In the graph formats
+    Triple formats hold the union of all graphs; trig and nq keep each named graph. Every format
+    is written as the store is read, so a whole card pool takes little memory. In the graph formats
     resources are nodes (literals become attributes such as label, type, ruleNumber) and IRI-valued
     properties are edges labelled with the property name (citesRule, nextStep).
     The summary goes to stdout when -o is given (as JSON with --json), else to stderr.

@@ -9,20 +9,23 @@ from mtgkb.cli.output import emit
 
 
 @cli.command()
+@click.option("--full", is_flag=True, help="Build the store from scratch rather than update it.")
 @json_option
-def build(as_json: bool) -> None:
-    """Rebuild the store from ontology/, data/ and imported datasets.
+def build(full: bool, as_json: bool) -> None:
+    """Bring the store up to date with ontology/, data/ and imported datasets.
 
-    The store is rebuilt automatically when a source changes; this forces it.
+    Only the named graphs of the files that changed are replaced (and what is derived from them);
+    every command does this by itself when a source changed. --full builds everything from scratch.
 
     \b
-    Example:
+    Examples:
       mtgkb build
+      mtgkb build --full
     """
     from mtgkb.app import build as build_store
     from mtgkb.cli.render.kb import render_build
 
-    emit(build_store(progress=progress_reporter(as_json), force=True), as_json, render_build)
+    emit(build_store(progress=progress_reporter(as_json), force=full), as_json, render_build)
 
 
 @cli.command()

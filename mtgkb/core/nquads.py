@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 import signal
@@ -85,12 +86,18 @@ def atomic_text_file(path: Path) -> Iterator[io.TextIOBase]:
         pending.discard()
 
 
+#: gzip's fastest level: an imported card pool is still a tenth of its N-Quads, and writing it costs
+#: a second where the default level costs three.
+COMPRESS_LEVEL = 1
+
+
 class PendingFiles:
     """Files written beside their targets and renamed into place together by :meth:`commit`, so a
     change to several files (an import's cards and rulings) is made whole or not at all."""
 
     def __init__(self) -> None:
         self._files: list[tuple[Path, Path]] = []  # (temporary, target)
+        self._replaced: list[Path] = []  # removed by the commit: files the new ones take the place of
         self.committed = False
 
     @property
@@ -98,17 +105,36 @@ class PendingFiles:
         return [target for _, target in self._files]
 
     @contextmanager
-    def write(self, path: Path) -> Iterator[io.TextIOBase]:
+    def write(self, path: Path, compressed: bool = False) -> Iterator[io.TextIOBase]:
+        """A text stream to ``path``'s temporary sibling; gzip-compressed with ``compressed`` (with no
+        time stamp inside, so the same text always gives the same bytes)."""
         target = Path(os.path.realpath(path))
         target.parent.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(target)
         temporary = temporary_sibling(target)
         self._files.append((temporary, target))
-        # JSON may spell lone surrogates ("\\ud800"), which no UTF-8 file can hold: they become U+FFFD.
-        with open(temporary, "w", encoding="utf-8", errors="replace", newline="\n") as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
+        with open(temporary, "wb") as raw:
+            packed = (
+                gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=COMPRESS_LEVEL, mtime=0)
+                if compressed
+                else None
+            )
+            # JSON may spell lone surrogates ("\\ud800"), which no UTF-8 file can hold: they become U+FFFD.
+            stream = io.TextIOWrapper(packed or raw, encoding="utf-8", errors="replace", newline="\n")
+            try:
+                yield stream
+                stream.flush()
+            finally:
+                stream.detach()  # the files below are closed here, not by the wrapper
+                if packed is not None:
+                    packed.close()
+            raw.flush()
+            os.fsync(raw.fileno())
+
+    def replaces(self, path: Path) -> None:
+        """Remove ``path`` (if it is there) when the written files are committed: an earlier form of
+        one of them, such as the uncompressed file of an earlier version."""
+        self._replaced.append(Path(path))
 
     def commit(self) -> None:
         """Rename every written file into place. Ctrl-C is held back until all are renamed: the
@@ -118,7 +144,10 @@ class PendingFiles:
         try:
             for temporary, target in self._files:
                 os.replace(temporary, target)
+            for path in self._replaced:
+                path.unlink(missing_ok=True)
             self._files = []
+            self._replaced = []
             self.committed = True
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -1,5 +1,5 @@
 """The steps every card import shares once its input is read and checked: write each source's
-N-Quads file atomically into the imports folder, rebuild the store, and sum up."""
+N-Quads file (gzip-compressed) atomically into the imports folder, update the store, and sum up."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ _REPLACED_BY = PREFIXES["dcterms"] + "isReplacedBy"
 
 @dataclass
 class GraphFile:
-    """One named graph, written to imports/<graph>.nq."""
+    """One named graph, written to imports/<graph>.nq.gz."""
 
     graph: str  # the slug under graph/ and the file's name, e.g. "mtgjson"
     label: str  # of the Dataset node
@@ -50,10 +50,11 @@ def write_graph_file(
 ) -> Written:
     """Write ``part`` to a temporary file in ``pending``, so a killed import leaves the previous file."""
     graph = mint("graph", part.graph)
-    path = imports_dir() / f"{part.graph}.nq"
+    path = imports_dir() / f"{part.graph}.nq.gz"
+    pending.replaces(imports_dir() / f"{part.graph}.nq")  # as an earlier version wrote it
     counts = CardCounts()
     rulings = without_card = 0
-    with pending.write(path) as stream:
+    with pending.write(path, compressed=True) as stream:
         writer = QuadWriter(stream, graph)
         records = len(part.cards or ()) + len(part.rulings or ())
         write_dataset(writer, graph, part.label, part.source_file.name, records)
@@ -96,7 +97,7 @@ def finish_import(
     rulings_without_card: int = 0,
     unreadable: dict[str, str] | None = None,
 ) -> CardImportSummary:
-    """Write every part, rebuild the store with them, and report what was imported (and which
+    """Write every part, update the store with them, and report what was imported (and which
     ``unreadable`` records were left out)."""
     records = [card for part in parts for card in part.cards or ()]
     nodes = assign_card_iris(records, known_cards({mint("graph", part.graph) for part in parts}))
@@ -112,6 +113,11 @@ def finish_import(
             written = [write_graph_file(part, nodes, progress, pending) for part in parts]
         except OSError as error:
             raise unwritable(error) from error
+        # The records are written: let them go before the store is updated, which needs the memory.
+        for part in parts:
+            part.cards = part.rulings = None
+        del records, nodes
+        gc.collect()
         built = apply_import(source, pending, progress)
     finally:
         pending.discard()
@@ -142,16 +148,11 @@ def known_cards(replaced: set[str]) -> KnownCards:
     """The card nodes of every source but the graphs this import replaces (the curated cards, the
     other card import), so the same card lands on the same node whichever source says it."""
     from mtgkb.app import open_kb
-    from mtgkb.kb.vocab import V
+    from mtgkb.kb.query_files import library_query
 
     known = KnownCards()
-    query = f"""SELECT ?g ?card ?name ?id ?also WHERE {{ GRAPH ?g {{
-        ?card a <{V.Card}> .
-        OPTIONAL {{ ?card <{V.name}> ?name }}
-        OPTIONAL {{ ?card <{V.oracleId}> ?id }}
-        OPTIONAL {{ ?card <{V.alsoNamed}> ?also }} }} }}"""
     kb = open_kb()
-    for row in kb.store.query(query):
+    for row in kb.raw_query(library_query("known-cards")):
         if row["g"].value in replaced:
             continue
         values = {key: row[key].value if row[key] is not None else None for key in ("name", "id", "also")}

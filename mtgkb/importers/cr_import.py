@@ -1,4 +1,4 @@
-"""Import a Comprehensive Rules edition: parse the text, write ``cr-<date>.nq``, rebuild the store.
+"""Import a Comprehensive Rules edition: parse the text, write ``cr-<date>.nq.gz``, update the store.
 
 Each edition is one named graph (``graph/cr/<date>``) in its own file, so editions sit side by side and
 re-importing an edition replaces exactly its file. Rule nodes use the same IRIs as the curated rule
@@ -39,11 +39,11 @@ class RulesImportSummary:
 
 
 def edition_file(date: str) -> Path:
-    return imports_dir() / f"cr-{date}.nq"
+    return imports_dir() / f"cr-{date}.nq.gz"
 
 
 def import_rules(path: Path, progress: Progress | None = None) -> RulesImportSummary:
-    """Import the Comprehensive Rules text at ``path`` and rebuild the store.
+    """Import the Comprehensive Rules text at ``path`` and update the store.
 
     The whole file is parsed and checked before anything is written, so a wrong file leaves the
     imported data and the store exactly as they were.
@@ -60,11 +60,13 @@ def import_rules(path: Path, progress: Progress | None = None) -> RulesImportSum
     )
     output = edition_file(document.effective_date)
     graph = mint("graph", "cr", document.effective_date)
-    replaced = output.exists()
+    earlier = output.with_name(output.name.removesuffix(".gz"))  # as an earlier version wrote it
+    replaced = output.exists() or earlier.exists()
     pending = PendingFiles()
+    pending.replaces(earlier)
     try:
         try:
-            with pending.write(output) as stream:
+            with pending.write(output, compressed=True) as stream:
                 writer = QuadWriter(stream, graph)
                 references = write_edition(writer, document, str(path.resolve()))
         except OSError as error:

@@ -31,7 +31,7 @@ _OTHER_IMPORTER = {
 
 
 def import_mtgjson(path: Path, progress: Progress | None = None) -> CardImportSummary:
-    """Import every card, face, recognised ability and ruling of an AtomicCards file, then rebuild
+    """Import every card, face, recognised ability and ruling of an AtomicCards file, then update
     the store. Raises :class:`ImportFileError` (before writing anything) for a file of another kind."""
     started = time.perf_counter()
     path = Path(path)
@@ -40,8 +40,9 @@ def import_mtgjson(path: Path, progress: Progress | None = None) -> CardImportSu
     document = read_json(path, EXPECTED, HINT)
     cards, rulings, unreadable = read_atomic_cards(document, path, progress)
     del document
-    part = GraphFile("mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)
-    return finish_import("mtgjson", [part], started, progress, unreadable=unreadable)
+    parts = [GraphFile("mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)]
+    del cards, rulings  # finish_import lets the records go once they are written
+    return finish_import("mtgjson", parts, started, progress, unreadable=unreadable)
 
 
 def read_atomic_cards(

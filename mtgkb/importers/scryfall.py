@@ -2,8 +2,8 @@
 ``oracle_id`` and ``legalities``), plain card lists that carry only some of those fields, and
 Scryfall rulings files (``oracle_id``, ``source``, ``published_at``, ``comment``).
 
-Cards go to ``graph/scryfall-cards`` (imports/scryfall-cards.nq), rulings to
-``graph/scryfall-rulings`` (imports/scryfall-rulings.nq). A ruling names its card by Oracle id, so
+Cards go to ``graph/scryfall-cards`` (imports/scryfall-cards.nq.gz), rulings to
+``graph/scryfall-rulings`` (imports/scryfall-rulings.nq.gz). A ruling names its card by Oracle id, so
 rulings are matched to the cards of the card file imported with them. Both files are read and checked
 before either output is written.
 """
@@ -35,7 +35,7 @@ SKIPPED_LAYOUTS = frozenset({"token", "double_faced_token", "emblem", "art_serie
 def import_scryfall(
     path: Path, rulings_path: Path | None = None, progress: Progress | None = None
 ) -> CardImportSummary:
-    """Import a Scryfall card file (and optionally a rulings file), then rebuild the store. Raises
+    """Import a Scryfall card file (and optionally a rulings file), then update the store. Raises
     :class:`ImportFileError` (before writing anything) for a file of another kind."""
     started = time.perf_counter()
     path = Path(path)
@@ -51,6 +51,8 @@ def import_scryfall(
         raw = read_rulings(read_json(rulings_path, EXPECTED_RULINGS, HINT), rulings_path)
         rulings, without_card = match_rulings(raw, cards)
         parts.append(GraphFile("scryfall-rulings", "Scryfall rulings import", rulings_path, rulings=rulings))
+        del raw, rulings
+    del cards  # finish_import lets the records go once they are written
     return finish_import("scryfall", parts, started, progress, skipped, without_card, unreadable)
 
 

@@ -1,40 +1,52 @@
 """The embedded Oxigraph store: a cache built from ontology/, data/ and imported datasets.
 
-Each build goes to a temporary folder and is renamed into ``stores/<fingerprint>`` when complete, so
-a reader only ever opens a finished store. The fingerprint covers every source file's path, size and
-modification time, so editing ontology/ or data/, or importing a dataset, leads to a rebuild on the
-next use. Builds take an exclusive file lock: two commands started at once build once.
-
-Each source is loaded twice: into its own named graph (``GRAPH ?g`` says who states a fact) and into
-the default graph, which is therefore the deduplicated union of every source. A fact that the curated
+Each source is loaded into its own named graph (``GRAPH ?g`` says who states a fact) and into the
+default graph, which is therefore the deduplicated union of every source. A fact that the curated
 data, MTGJSON and Scryfall all state is one triple there, so queries see it once; Oxigraph's
-"default graph as union" view would return it once per graph that states it."""
+"default graph as union" view would return it once per graph that states it.
+
+A store lives in ``stores/<fingerprint>``, named by the content of its sources (see
+:mod:`mtgkb.kb.sources`), and is never changed once there: a reader only ever opens a finished store.
+When sources change, the next store is made from the newest sound one: a checkpoint of it (RocksDB
+hard-links its immutable files, so this takes milliseconds) in a temporary folder, in which only the
+changed sources' graphs are replaced, the derived graphs and the indexes beside the store brought up to
+date, and which is then renamed into place. A change costs the size of the change. A change to most of
+the pool (a new card pool import) or a store that cannot be updated is built from scratch instead, as
+``mtgkb build --full`` does. Builds and updates take an exclusive file lock: two commands started at
+once build once, and a killed one leaves only its temporary folder, which the next one removes."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
 import gc
-import io
 import json
 import os
 import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mtgkb import __version__
 from mtgkb.core.errors import StoreError
 from mtgkb.core.paths import cache_dir
-from mtgkb.core.progress import Progress, Ticker
-from mtgkb.kb.mentions import derive_mentions
-from mtgkb.kb.name_index import name_index
-from mtgkb.kb.sources import Source, all_sources, fingerprint
+from mtgkb.core.progress import Progress
+from mtgkb.kb import graph_union
+from mtgkb.kb.mentions import MENTIONS_GRAPH, derive_mentions, update_mentions
+from mtgkb.kb.name_index import name_index, names_of, update_name_index
+from mtgkb.kb.sources import Source, all_sources, digests, fingerprint
 from mtgkb.kb.store import CHECKED_FILES, KnowledgeBase, check_store, open_store, stores_dir
 
 _KEEP_OLD_STORES = 1
+#: A change to more than this share of the sources (by size on disk, before and after) is built from
+#: scratch: taking a graph out of the union costs more per triple than loading one.
+_UPDATE_AT_MOST = 0.35
+#: An update that wrote more quads one by one than this has them flushed into the store's files: a
+#: smaller one leaves them in RocksDB's log, which each read-only open replays in a millisecond or two
+#: (a flush costs a tenth of a second, most of an edit's update).
+_LOGGED_AT_MOST = 20_000
 
 
 @dataclass
@@ -43,10 +55,47 @@ class BuildSummary:
     seconds: float
     graphs: dict[str, int]
     rebuilt: bool = True
+    how: str = "full"  # "full": built from scratch; "update": only what changed; "none": it was current
+    changed: list[str] = field(default_factory=list)  # the named graphs replaced, added or removed
 
     @property
     def triples(self) -> int:
         return sum(self.graphs.values())
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Facts a higher layer derives from the loaded sources (the reasoning layer's partner pairs),
+    handed to :func:`build` so the store never imports the layers above it."""
+
+    what: str  # "the partner network": shown while it runs
+    graph: str  # the named graph it writes
+    quads: Callable[[KnowledgeBase], str]  # N-Quads text, each quad in ``graph``
+    #: Whether facts in the given named graphs, about the given subjects (IRIs), can change what it
+    #: derives (asked of the store before they are replaced and after); None: any change can.
+    reads: Callable[[KnowledgeBase, Sequence[str], set[str]], bool] | None = None
+
+
+@dataclass
+class Changes:
+    """What an update changed, for the files kept beside the store."""
+
+    graphs: set[str]  # named graphs replaced, added or removed, the derived ones included
+    subjects: set[str]  # IRIs of the subjects whose facts in those graphs were, or are now, stated
+
+
+@dataclass(frozen=True)
+class SideIndex:
+    """A file a higher layer keeps beside each store (the search index), built with the store and
+    brought up to date with each change, so that no command waits for it afterwards."""
+
+    what: str
+    build: Callable[[KnowledgeBase, Progress | None], None]  # writes it into kb.path
+    #: Writes it into kb.path from the one beside the previous store (its folder) and the changes.
+    update: Callable[[KnowledgeBase, Path, Changes, Progress | None], None]
+    #: Leaves what ``update`` needs in kb.path for the first command that uses the index, when the
+    #: update was made by a command that may not (a lookup after an edit); None: always update.
+    defer: Callable[[KnowledgeBase, Path, Changes], None] | None = None
 
 
 @contextlib.contextmanager
@@ -69,102 +118,7 @@ def _build_lock() -> Iterator[None]:
 
 
 def _load_source(store: Any, source: Source, progress: Progress | None = None) -> None:
-    import pyoxigraph as ox
-
-    try:
-        if source.format == "turtle":
-            # Small hand-written files: a transactional load is far cheaper than a bulk load's new files.
-            for graph in (ox.NamedNode(source.graph), ox.DefaultGraph()):
-                store.load(path=str(source.path), format=ox.RdfFormat.TURTLE, to_graph=graph)
-        else:
-            # Our importers wrote these files and checked every value, so the parser may skip its checks.
-            # The second pass drops the graph name of every line: the same triples, in the default graph.
-            # (One bulk load of both copies is a third faster but more than doubles the peak memory.)
-            size = source.path.stat().st_size
-            for into_default, what in ((False, "loading"), (True, "merging")):
-                with open(source.path, "rb") as raw:
-                    ticker = Ticker(progress, f"{what} {source.path.name}", size)
-                    reader = _CountingReader(raw, ticker, into_default)
-                    store.bulk_load(
-                        input=io.BufferedReader(reader, 1 << 20), format=ox.RdfFormat.N_QUADS, lenient=True
-                    )
-    except SyntaxError as error:
-        raise StoreError(
-            f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
-        ) from error
-
-
-class _CountingReader(io.RawIOBase):
-    """Reports how many bytes of an imported file the store has read: the bulk load's progress.
-
-    With ``into_default`` the lines come without their graph name, so the triples go to the default
-    graph. Every importer writes one graph per file (mtgkb.core.nquads.QuadWriter), named on the first
-    line, so a plain byte replacement drops it; chunks are cut after their last line break."""
-
-    def __init__(self, raw: io.BufferedReader, ticker: Ticker, into_default: bool = False) -> None:
-        self._raw = raw
-        self._ticker = ticker
-        self._done = 0
-        self._into_default = into_default
-        self._graph_end: bytes | None = None
-        self._ready = b""
-        self._partial = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if not self._into_default:
-            count = self._raw.readinto(buffer)
-            self._done += count
-            self._ticker.update(self._done)
-            return count
-        while not self._ready:
-            chunk = self._raw.read(1 << 20)
-            if not chunk:
-                if not self._partial:
-                    return 0
-                chunk = b"\n"  # a last line without its line break
-            self._done += len(chunk)
-            self._ticker.update(self._done)
-            data = self._partial + chunk
-            cut = data.rfind(b"\n") + 1
-            self._partial = data[cut:]
-            lines = data[:cut]
-            if self._graph_end is None and lines:
-                first = lines[: lines.index(b"\n") + 1]
-                self._graph_end = first[first.rindex(b" <") :]
-            self._ready = lines.replace(self._graph_end, b" .\n") if self._graph_end else lines
-        count = min(len(buffer), len(self._ready))
-        buffer[:count] = self._ready[:count]
-        self._ready = self._ready[count:]
-        return count
-
-
-@dataclass(frozen=True)
-class Derivation:
-    """Facts a higher layer derives from the loaded sources (the reasoning layer's partner pairs),
-    handed to :func:`build` so the store never imports the layers above it."""
-
-    what: str  # "the partner network": shown while it runs
-    quads: Callable[[KnowledgeBase], str]  # N-Quads text, each quad in its own named graph
-
-
-def _derive(store: Any, folder: Path, derivations: Sequence[Derivation], progress: Progress | None) -> None:
-    import pyoxigraph as ox
-
-    for derivation in derivations:
-        if progress:
-            progress(f"deriving {derivation.what}")
-        quads = derivation.quads(KnowledgeBase(folder, store, {}))
-        # Into their own named graph and, like every source, into the default graph queries read.
-        parsed = list(ox.parse(quads.encode("utf-8"), format=ox.RdfFormat.N_QUADS))
-        store.extend(parsed + [ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in parsed])
-
-
-def _graph_counts(store: Any) -> dict[str, int]:
-    query = "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g"
-    return {row["g"].value: int(row["n"].value) for row in store.query(query)}
+    graph_union.load_source(store, source, progress)
 
 
 def build(
@@ -173,48 +127,47 @@ def build(
     force: bool = False,
     *,
     derivations: Sequence[Derivation],
+    indexes: Sequence[SideIndex] = (),
+    eager: bool = True,
 ) -> BuildSummary:
-    """Build a fresh store from ``sources`` (default: everything) and swap it in atomically.
+    """Bring the store up to date with ``sources`` (default: everything) and swap it in atomically.
+    Without ``eager``, an update leaves the side indexes that can wait to their first use.
 
-    Unless ``force``, a sound store of the same sources that another process finished while this
-    one waited for the lock is used as it is: eight commands started at once build once."""
-    import pyoxigraph as ox
-
+    A sound store of the same sources is used as it is (``how == "none"``): eight commands started at
+    once build once. Otherwise the newest sound store is updated with what changed, or, with ``force``
+    or when most of the pool changed, a store is built from scratch."""
     sources = all_sources() if sources is None else sources
-    key = fingerprint(sources)
     started = time.perf_counter()
     with _build_lock():
+        known = digests(sources)
+        key = fingerprint(sources, known)
         stores = stores_dir()
         if not force:
             with contextlib.suppress(OSError, ValueError):
                 graphs = check_store(stores / key)["graphs"]
-                return BuildSummary(stores / key, time.perf_counter() - started, graphs, rebuilt=False)
+                return BuildSummary(stores / key, time.perf_counter() - started, graphs, False, "none")
         temporary = cache_dir() / "tmp" / f"{key}-{os.getpid()}"
         shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir(parents=True)
         try:
-            store = ox.Store(str(temporary / "oxigraph"))
-            if progress:
-                progress(f"building the knowledge base from {len(sources)} files")
-            for source in sources:
-                _load_source(store, source, progress)
-            derive_mentions(store, progress)
-            _derive(store, temporary, derivations, progress)
-            graphs = _graph_counts(store)
-            names = name_index(store)
-            store.flush()
-            del store
-            gc.collect()
-            (temporary / "names.json").write_text(json.dumps(names, ensure_ascii=False), encoding="utf-8")
-            files = {name: (temporary / name).stat().st_size for name in CHECKED_FILES}
-            meta = {
-                "fingerprint": key,
-                "built": time.time(),
-                "graphs": graphs,
-                "mtgkb": __version__,
-                "files": files,
-            }
-            (temporary / "meta.json").write_text(json.dumps(meta))
+            base, plan = (None, None) if force else _cheapest_update(key, sources, known)
+            if plan is not None and base is not None:
+                try:
+                    meta, changed = _update(
+                        base, plan, temporary, known, derivations, indexes, progress, eager
+                    )
+                    how = "update"
+                except _Unreadable as error:
+                    if progress:
+                        progress(f"cannot update the store in {base} ({error}); building it from scratch")
+                    shutil.rmtree(temporary, ignore_errors=True)
+                    temporary.mkdir(parents=True)
+                    plan = None
+            if plan is None:
+                meta = _build_from_scratch(temporary, sources, known, derivations, indexes, progress)
+                changed, how = sorted(meta["graphs"]), "full"
+            meta["fingerprint"] = key
+            _finish(temporary, meta)
             stores.mkdir(parents=True, exist_ok=True)
             final = stores / key
             if final.exists():
@@ -228,7 +181,250 @@ def build(
         finally:
             shutil.rmtree(temporary, ignore_errors=True)
         _remove_stale(key)
-    return BuildSummary(final, time.perf_counter() - started, graphs)
+    return BuildSummary(final, time.perf_counter() - started, meta["graphs"], True, how, changed)
+
+
+class _Unreadable(Exception):
+    """The previous store cannot be read as it should: the store is built from scratch instead."""
+
+
+def _cheapest_update(
+    key: str, sources: list[Source], known: dict[str, str]
+) -> tuple[Path | None, _Plan | None]:
+    """The finished store (other than ``key``) this version can update to ``sources`` at the least
+    cost, and the plan for it; (None, None) when building from scratch is cheaper than any."""
+    folder = stores_dir()
+    best: tuple[int, float, Path, _Plan] | None = None
+    for path in folder.iterdir() if folder.is_dir() else ():
+        if path.name == key:
+            continue
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+            meta = check_store(path)
+            if meta.get("mtgkb") != __version__ or not isinstance(meta.get("sources"), dict):
+                continue
+            plan = _plan(meta["sources"], sources, known)
+            if plan is not None and (best is None or (plan.cost, -meta["built"]) < best[:2]):
+                best = (plan.cost, -float(meta["built"]), path, plan)
+    return (best[2], best[3]) if best else (None, None)
+
+
+@dataclass
+class _Plan:
+    changed: list[Source]  # sources new or with other content: loaded again
+    dropped: list[str]  # named graphs to take out first: the old content of changed and removed sources
+    cost: int  # bytes of sources to take out and to load
+
+
+def _plan(recorded: dict[str, dict[str, Any]], sources: list[Source], known: dict[str, str]) -> _Plan | None:
+    """What updating a store of the ``recorded`` sources to ``sources`` takes, or None when building
+    from scratch is cheaper (or the record cannot be read)."""
+    try:
+        changed = [s for s in sources if recorded.get(s.key, {}).get("digest") != known[s.key]]
+        gone = [key for key in recorded if key not in known]
+        dropped = [recorded[s.key]["graph"] for s in changed if s.key in recorded]
+        dropped += [recorded[key]["graph"] for key in gone]
+        total = sum(int(entry["bytes"]) for entry in recorded.values())
+        old = sum(int(recorded[s.key]["bytes"]) for s in changed if s.key in recorded)
+        old += sum(int(recorded[key]["bytes"]) for key in gone)
+        new = sum(s.path.stat().st_size for s in changed)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if old + new > _UPDATE_AT_MOST * max(total, 1):
+        return None
+    return _Plan(changed, dropped, old + new)
+
+
+def _source_record(source: Source, digest: str) -> dict[str, Any]:
+    return {"digest": digest, "graph": source.graph_iri(), "bytes": source.path.stat().st_size}
+
+
+def _build_from_scratch(
+    temporary: Path,
+    sources: list[Source],
+    known: dict[str, str],
+    derivations: Sequence[Derivation],
+    indexes: Sequence[SideIndex],
+    progress: Progress | None,
+) -> dict[str, Any]:
+    import pyoxigraph as ox
+
+    store = ox.Store(str(temporary / "oxigraph"))
+    if progress:
+        progress(f"building the knowledge base from {len(sources)} files")
+    records = {}
+    for source in sources:
+        _load_source(store, source, progress)
+        records[source.key] = _source_record(source, known[source.key])
+    terms = derive_mentions(store, progress)
+    kb = KnowledgeBase(temporary, store, {})
+    for derivation in derivations:
+        if progress:
+            progress(f"deriving {derivation.what}")
+        # Into their own named graph and, like every source, into the default graph queries read.
+        parsed = list(ox.parse(derivation.quads(kb).encode("utf-8"), format=ox.RdfFormat.N_QUADS))
+        store.extend(parsed + [ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in parsed])
+    graphs = graph_union.graph_counts(store)
+    _write_names(temporary, name_index(store))
+    kb.meta = {"graphs": graphs}
+    for index in indexes:
+        index.build(kb, progress)
+    store.flush()
+    del kb, store
+    gc.collect()
+    return {"graphs": graphs, "sources": records, "mentions_terms": terms}
+
+
+def _update(
+    base: Path,
+    plan: _Plan,
+    temporary: Path,
+    known: dict[str, str],
+    derivations: Sequence[Derivation],
+    indexes: Sequence[SideIndex],
+    progress: Progress | None,
+    eager: bool = True,
+) -> tuple[dict[str, Any], list[str]]:
+    """The store at ``base`` with ``plan`` applied, written to ``temporary``; its meta data and the
+    named graphs that changed. Raises :class:`_Unreadable` when the store at ``base`` cannot be read."""
+    import pyoxigraph as ox
+
+    if progress:
+        shown = ", ".join(s.key for s in plan.changed) or "none"
+        progress(f"updating the knowledge base: {len(plan.changed)} changed files ({shown})")
+    try:
+        old_meta = check_store(base)
+        previous = ox.Store.read_only(str(base / "oxigraph"))
+        previous.backup(str(temporary / "oxigraph"))
+        del previous
+        store = ox.Store(str(temporary / "oxigraph"))
+    except (OSError, ValueError, RuntimeError) as error:
+        raise _Unreadable(error) from error
+    try:
+        return _apply(base, old_meta, store, plan, temporary, known, derivations, indexes, progress, eager)
+    except RuntimeError as error:  # RocksDB reports a damaged file as RuntimeError
+        raise _Unreadable(error) from error
+
+
+def _apply(
+    base: Path,
+    old_meta: dict[str, Any],
+    store: Any,
+    plan: _Plan,
+    temporary: Path,
+    known: dict[str, str],
+    derivations: Sequence[Derivation],
+    indexes: Sequence[SideIndex],
+    progress: Progress | None,
+    eager: bool,
+) -> tuple[dict[str, Any], list[str]]:
+    import pyoxigraph as ox
+
+    kb = KnowledgeBase(temporary, store, {})
+
+    old_content = {graph: graph_union.graph_triples(store, graph) for graph in plan.dropped}
+    subjects: set[str] = set()
+    for triples in old_content.values():
+        subjects |= graph_union.subjects_of(triples)
+    stale = {
+        d.graph
+        for d in derivations
+        if plan.dropped and (d.reads is None or d.reads(kb, plan.dropped, subjects))
+    }
+    names_before = names_of(store, subjects)
+    # Quads removed or added one by one go through RocksDB's log (bulk loads do not).
+    logged = 2 * sum(len(triples) for triples in old_content.values())
+    for graph, triples in old_content.items():
+        graph_union.remove_graph(store, graph, triples)
+    del old_content
+    records = {key: value for key, value in old_meta["sources"].items() if key in known}
+    loaded = []
+    new_subjects: set[str] = set()
+    for source in plan.changed:
+        _load_source(store, source, progress)
+        record = _source_record(source, known[source.key])
+        records[source.key] = record
+        loaded.append(record["graph"])
+        new_subjects |= graph_union.graph_subjects(store, record["graph"])
+    subjects |= new_subjects
+    changed = set(plan.dropped) | set(loaded)
+
+    named_by_source = set(subjects)  # subjects whose names only the sources' graphs can change
+    mentions = update_mentions(store, subjects, old_meta.get("mentions_terms"), progress)
+    derived: list[Any] = []  # triples the derived graphs lost or gained
+    if mentions.subjects:
+        changed.add(MENTIONS_GRAPH)
+        subjects |= mentions.subjects
+    for derivation in derivations:
+        if (
+            derivation.graph in stale
+            or derivation.reads is None
+            or derivation.reads(kb, loaded, new_subjects)
+        ):
+            if progress:
+                progress(f"deriving {derivation.what}")
+            parsed = ox.parse(derivation.quads(kb).encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+            removed, added = graph_union.replace_graph(store, derivation.graph, (q.triple for q in parsed))
+            if removed or added:
+                changed.add(derivation.graph)
+                subjects |= graph_union.subjects_of(removed | added)
+                derived += [*removed, *added]
+    logged += 2 * (len(derived) + len(mentions.subjects))
+
+    graphs = {g: n for g, n in old_meta["graphs"].items() if g not in changed}
+    graphs.update({g: n for g, n in graph_union.graph_counts(store, sorted(changed)).items() if n})
+    _update_names(base, temporary, store, subjects, named_by_source, names_before, derived)
+    kb.meta = {"graphs": graphs}
+    for index in indexes:
+        if eager or index.defer is None:
+            index.update(kb, base, Changes(changed, subjects), progress)
+        else:
+            index.defer(kb, base, Changes(changed, subjects))
+    if logged > _LOGGED_AT_MOST:
+        store.flush()
+    del kb, store
+    meta = {"graphs": graphs, "sources": records, "mentions_terms": mentions.terms}
+    return meta, sorted(changed)
+
+
+def _update_names(
+    base: Path,
+    folder: Path,
+    store: Any,
+    subjects: set[str],
+    named_by_source: set[str],
+    before: list[list[str]],
+    derived: list[Any],
+) -> None:
+    """The name index of the updated store in ``folder``: the previous one, linked, when the changed
+    subjects are named as they were (most changes name nothing new), else read and brought up to date."""
+    from mtgkb.kb.name_index import NAMING
+
+    naming = any(triple.predicate.value in NAMING for triple in derived)
+    if not naming and names_of(store, named_by_source) == before:
+        with contextlib.suppress(OSError):
+            os.link(base / "names.json", folder / "names.json")
+            return
+    try:
+        names = update_name_index(store, _read_names(base), subjects)
+    except (OSError, ValueError):  # damaged since the store was checked: read them all again
+        names = name_index(store)
+    _write_names(folder, names)
+
+
+def _read_names(path: Path) -> list[list[str]]:
+    return json.loads((path / "names.json").read_text(encoding="utf-8"))
+
+
+def _write_names(folder: Path, names: list[list[str]]) -> None:
+    (folder / "names.json").write_text(json.dumps(names, ensure_ascii=False), encoding="utf-8")
+
+
+def _finish(folder: Path, meta: dict[str, Any]) -> None:
+    """Write meta.json, last: a store without it (or with sizes that do not match) is not finished."""
+    meta["built"] = time.time()
+    meta["mtgkb"] = __version__
+    meta["files"] = {name: (folder / name).stat().st_size for name in CHECKED_FILES}
+    (folder / "meta.json").write_text(json.dumps(meta))
 
 
 def _remove_stale(current: str) -> None:
@@ -243,17 +439,23 @@ def _remove_stale(current: str) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def open_kb(progress: Progress | None = None, *, derivations: Sequence[Derivation]) -> KnowledgeBase:
-    """Open the current store, building it first when a source changed or it is missing or broken."""
+def open_kb(
+    progress: Progress | None = None,
+    *,
+    derivations: Sequence[Derivation],
+    indexes: Sequence[SideIndex] = (),
+) -> KnowledgeBase:
+    """Open the current store, building or updating it first when a source changed or it is missing
+    or broken."""
     sources = all_sources()
     path = stores_dir() / fingerprint(sources)
     if not (path / "meta.json").exists():
-        build(sources, progress, derivations=derivations)
+        build(sources, progress, derivations=derivations, indexes=indexes, eager=False)
     try:
         return open_store(path)
     except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError
         if progress:
             progress(f"the store in {path} is damaged; rebuilding it")
         shutil.rmtree(path, ignore_errors=True)
-        build(sources, progress, derivations=derivations)
+        build(sources, progress, force=True, derivations=derivations, indexes=indexes)
         return open_store(path)

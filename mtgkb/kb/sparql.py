@@ -397,7 +397,9 @@ def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
     an object property (read from the ontology)."""
     if not names:
         return set()
-    properties = {row["p"] for row in kb.select("SELECT ?p WHERE { ?p a owl:ObjectProperty }")} | {
+    from mtgkb.kb.query_files import library_query
+
+    properties = {row["p"] for row in kb.select(library_query("object-properties"))} | {
         PREFIXES["rdf"] + "type"
     }
     found = set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from mtgkb.core.errors import StoreError
 from mtgkb.core.paths import cache_dir
 from mtgkb.kb.iris import namespace
-from mtgkb.kb.sparql_text import bind_values, to_python
+from mtgkb.kb.sparql_text import ParamValue, bind_values, to_python
 from mtgkb.kb.vocab import PREFIXES
 
 
@@ -45,15 +46,16 @@ class KnowledgeBase:
     def raw_query(
         self,
         sparql: str,
-        params: dict[str, str] | None = None,
+        params: Mapping[str, ParamValue] | None = None,
         default_graphs: list[str] | None = None,
         named_graphs: list[str] | None = None,
     ) -> Any:
         """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
-        object. ``params`` bind variables: a value starting with ``http://`` or ``https://`` becomes
-        an IRI, anything else a plain string literal, through a VALUES block at the head of the
-        WHERE clause (the store then plans with the value; its own substitutions bind only after
-        planning, which made bound lookups slow).
+        object. ``params`` bind variables, each to one value or a list of them: a value starting
+        with ``http://`` or ``https://`` becomes an IRI, anything else a plain string literal, through
+        VALUES blocks where the query uses the variable (:func:`mtgkb.kb.sparql_text.bind_values`;
+        the store then plans with the value; its own substitutions bind only after planning, which
+        made bound lookups slow).
 
         ``default_graphs`` and ``named_graphs`` (graph IRIs) set the dataset instead, as the SPARQL
         protocol's ``default-graph-uri`` and ``named-graph-uri`` do: the default graph is then the
@@ -71,7 +73,20 @@ class KnowledgeBase:
             named_graphs=[ox.NamedNode(iri) for iri in named_graphs or []],
         )
 
-    def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
+    def states_about(self, subjects: Iterable[str], graphs: Iterable[str]) -> bool:
+        """Whether one of the named graphs ``graphs`` states anything about one of the IRIs
+        ``subjects`` (one index lookup per pair: cheap for a few thousand subjects)."""
+        import pyoxigraph as ox
+
+        names = [ox.NamedNode(graph) for graph in graphs]
+        for subject in subjects:
+            node = ox.NamedNode(subject)
+            for graph in names:
+                if next(self.store.quads_for_pattern(node, None, None, graph), None) is not None:
+                    return True
+        return False
+
+    def select(self, sparql: str, **params: ParamValue) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
         solutions = self.raw_query(sparql, params)
         names = [variable.value for variable in solutions.variables]
@@ -97,6 +112,17 @@ def check_store(path: Path) -> dict[str, Any]:
     if not (path / "oxigraph").is_dir():
         raise ValueError(f"{path / 'oxigraph'} is missing")
     return meta
+
+
+def open_current() -> KnowledgeBase | None:
+    """The store of the current sources when it is there and sound; None when it must be built,
+    updated or repaired first (see :mod:`mtgkb.kb.build`, which this does not import)."""
+    from mtgkb.kb.sources import all_sources, fingerprint
+
+    try:
+        return open_store(stores_dir() / fingerprint(all_sources()))
+    except (OSError, ValueError, RuntimeError):  # RocksDB reports damage as RuntimeError
+        return None
 
 
 def open_store(path: Path) -> KnowledgeBase:

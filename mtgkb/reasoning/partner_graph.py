@@ -12,12 +12,12 @@ commanders``, so the network and the verdict never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
-from mtgkb.reasoning.commander_model import CardFacts, Model, load_cards, load_model, wubrg
+from mtgkb.reasoning.commander_model import DESIGNATION, CardFacts, Model, load_cards, load_model, wubrg
 from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
 from mtgkb.reasoning.verdict import rule_order
 
@@ -44,33 +44,92 @@ class PartnerNetwork:
     model: Model
 
 
-# Separate small queries: as one UNION, or with the candidate join in one pattern, the store's plan
-# took seconds at full card-pool scale; each of these takes milliseconds.
-_WITH_ABILITY = """
-SELECT DISTINCT ?card WHERE {
-  ?mechanic MARK .
-  ?ability mtgkb:instantiates ?mechanic .
-  { ?card mtgkb:hasAbility ?ability } UNION { ?face mtgkb:hasAbility ?ability . ?card mtgkb:hasFace ?face }
-}"""
-_CANDIDATE_SUBTYPES = (
-    "SELECT DISTINCT ?subtype WHERE { ?m mtgkb:partnerCandidate/mtgkb:requiresSubtype ?subtype }"
-)
-
-
 def _relevant_cards(kb: KnowledgeBase) -> list[str]:
     """Cards with a partner ability, cards that are every creature type, and cards with a subtype some
     partner ability's candidate requirement names (every candidate requirement names one)."""
-    from mtgkb.kb.sparql_text import sparql_string
+    from mtgkb.kb.query_files import library_query
+    from mtgkb.kb.sparql_text import PlainText
 
+    # Separate small queries: as one UNION, or with the candidate join in one pattern, the store's
+    # plan took seconds at full card-pool scale; each of these takes milliseconds.
     iris: list[str] = []
-    for mark in ("mtgkb:pairingRule ?rule", "mtgkb:hasEveryCreatureType true"):
-        iris += [row["card"] for row in kb.select(_WITH_ABILITY.replace("MARK", mark))]
-    subtypes = " ".join(sparql_string(row["subtype"]) for row in kb.select(_CANDIDATE_SUBTYPES))
+    for query in ("partner-ability-cards", "every-creature-type-cards"):
+        iris += [row["card"] for row in kb.select(library_query(query))]
+    subtypes = [row["subtype"] for row in kb.select(library_query("partner-candidate-subtypes"))]
     if subtypes:
-        values = f"VALUES ?subtype {{ {subtypes} }}"
-        query = f"SELECT DISTINCT ?card WHERE {{ {values} ?card mtgkb:subtype ?subtype }}"
-        iris += [row["card"] for row in kb.select(query)]
+        found = kb.select(library_query("cards-with-subtype"), subtype=[PlainText(s) for s in subtypes])
+        iris += [row["card"] for row in found]
     return list(dict.fromkeys(iris))
+
+
+def pairing_inputs(kb: KnowledgeBase) -> set[str]:
+    """Every IRI whose facts the partner network is derived from: the cards a pairing can involve,
+    their faces and abilities, and the nodes of the rules model (mechanics, the requirements and
+    consequences they name, the commander designation). A source stating nothing about any of them
+    cannot change the network."""
+    import pyoxigraph as ox
+
+    model = load_model(kb)
+    found = {DESIGNATION, *model.mechanics, *model.requirements}
+    default = ox.DefaultGraph()
+    consequence = ox.NamedNode(V.consequenceOf)
+    found |= {quad.subject.value for quad in kb.store.quads_for_pattern(None, consequence, None, default)}
+    parts = [ox.NamedNode(V.hasFace), ox.NamedNode(V.hasAbility)]
+    for card in _relevant_cards(kb):
+        found.add(card)
+        owners = [ox.NamedNode(card)]
+        while owners:
+            owner = owners.pop()
+            for predicate in parts:
+                for quad in kb.store.quads_for_pattern(owner, predicate, None, default):
+                    if isinstance(quad.object, ox.NamedNode) and quad.object.value not in found:
+                        found.add(quad.object.value)
+                        owners.append(quad.object)
+    return found
+
+
+def is_pairing_input(kb: KnowledgeBase, iri: str, candidate_subtypes: set[str]) -> bool:
+    """Whether the facts of the node ``iri`` can change the partner network: it is a node of the rules
+    model, or a card :func:`pairing_inputs` counts (or a face or ability of one). A few index lookups:
+    cheaper than :func:`pairing_inputs` for a handful of changed nodes."""
+    import pyoxigraph as ox
+
+    store, default = kb.store, ox.DefaultGraph()
+
+    def objects(node: Any, predicate: str) -> list[Any]:
+        return [q.object for q in store.quads_for_pattern(node, ox.NamedNode(predicate), None, default)]
+
+    def subjects(predicate: str, node: Any) -> list[Any]:
+        return [q.subject for q in store.quads_for_pattern(None, ox.NamedNode(predicate), node, default)]
+
+    node = ox.NamedNode(iri)
+    types = {term.value for term in objects(node, RDF_TYPE)}
+    if iri == DESIGNATION or types & {V.Mechanic, V.Requirement} or objects(node, V.consequenceOf):
+        return True
+    # The cards it belongs to: itself, the card of a face, the card (or face) of an ability.
+    owners = [node, *subjects(V.hasFace, node), *subjects(V.hasAbility, node)]
+    owners += [card for owner in owners[1:] for card in subjects(V.hasFace, owner)]
+    for card in owners:
+        if V.Card not in {term.value for term in objects(card, RDF_TYPE)}:
+            continue
+        if {term.value for term in objects(card, V.subtype)} & candidate_subtypes:
+            return True
+        abilities = objects(card, V.hasAbility)
+        abilities += [a for face in objects(card, V.hasFace) for a in objects(face, V.hasAbility)]
+        for ability in abilities:
+            for mechanic in objects(ability, V.instantiates):
+                if objects(mechanic, V.pairingRule) or any(
+                    term.value == "true" for term in objects(mechanic, V.hasEveryCreatureType)
+                ):
+                    return True
+    return False
+
+
+def candidate_subtypes(kb: KnowledgeBase) -> set[str]:
+    """The subtypes partner abilities' candidate requirements name (Background, Time Lord, …)."""
+    from mtgkb.kb.query_files import library_query
+
+    return {row["subtype"] for row in kb.select(library_query("partner-candidate-subtypes"))}
 
 
 def read_network(kb: KnowledgeBase) -> PartnerNetwork:
@@ -170,24 +229,15 @@ class PartnersReport:
     groups: list[PartnerGroup]
 
 
-_PARTNERS = """
-SELECT ?other ?mechanic ?label ?rule WHERE {
-  ?pair mtgkb:pairMember ?card .
-  ?pair mtgkb:pairMember ?other .
-  FILTER(?other != ?card)
-  ?pair mtgkb:pairedThrough ?mechanic .
-  ?mechanic rdfs:label ?label .
-  OPTIONAL { ?pair mtgkb:citesRule ?rule }
-}"""
-
-
 def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
     """Every card that can be the second commander of the card ``name``, grouped by ability, read
     from the pairs the store derived when it was built (see :func:`derive_pairs`)."""
     from mtgkb.lookups.common import find_named, rule_number
 
     match = find_named(kb, name, ("card",))
-    rows = kb.select(_PARTNERS, card=match.iri)
+    from mtgkb.kb.query_files import library_query
+
+    rows = kb.select(library_query("partners-of-card"), card=match.iri)
     others = list(dict.fromkeys(row["other"] for row in rows))
     cards = load_cards(kb, [match.iri, *others])
     card = cards[match.iri]

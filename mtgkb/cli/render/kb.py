@@ -14,9 +14,16 @@ if TYPE_CHECKING:
 
 def render_build(summary: BuildSummary) -> str:
     rows = [(graph_label(iri), count) for iri, count in sorted(summary.graphs.items())]
-    return (
-        f"Built the store in {summary.seconds:.2f} s: {summary.triples} triples in {len(rows)} graphs\n"
-        f"at {summary.path}\n\n" + table(["graph", "triples"], rows)
+    if summary.how == "none":
+        done = "The store is up to date"
+    elif summary.how == "update":
+        changed = ", ".join(graph_label(iri) for iri in summary.changed)
+        count = len(summary.changed)
+        done = f"Updated the store in {summary.seconds:.2f} s ({count} graphs replaced: {changed})"
+    else:
+        done = f"Built the store from scratch in {summary.seconds:.2f} s"
+    return f"{done}: {summary.triples} triples in {len(rows)} graphs\nat {summary.path}\n\n" + table(
+        ["graph", "triples"], rows
     )
 
 
