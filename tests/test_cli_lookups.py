@@ -54,7 +54,9 @@ def test_json_parses(run_cli, small_kb_env: dict[str, str], args: tuple[str, ...
 def test_card_json_fields(run_cli, small_kb_env: dict[str, str]) -> None:
     data = json.loads(run_cli("card", "brallin", "--json", env=small_kb_env).stdout)
     assert data["name"] == "Brallin, Skyshark Rider"
-    assert data["abilities"][0]["partner_with_name"] == "Shabraz, the Skyshark"
+    parameters = data["abilities"][0]["parameters"]
+    assert {"name": "partner with name", "value": "Shabraz, the Skyshark"}.items() <= parameters[1].items()
+    assert "partner with: Shabraz, the Skyshark" in run_cli("card", "brallin", env=small_kb_env).stdout
 
 
 def test_rulings_text_names_the_cards(run_cli, small_kb_env: dict[str, str]) -> None:

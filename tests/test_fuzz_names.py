@@ -58,6 +58,10 @@ def test_any_name_gets_an_answer_or_a_message(run_cli, command: list[str], name:
     if result.exit_code == 2 and not result.stdout:  # refused before a command read --json
         assert "Error: " in result.stderr, result.stderr
         return
+    if name in ("-h", "--help"):  # an option, as for any command: the card "-h" is `mtgkb card -- -h`
+        assert result.exit_code == 0 and result.stdout.startswith("Usage: "), result.output
+        return
     answer = json.loads(result.stdout)  # the answer, or the error as a JSON object
     if result.exit_code == 2:
         assert answer["error"], answer
+        assert len(answer["error"]) < 1000, "a message that quotes a huge name whole"

@@ -97,12 +97,15 @@ def test_any_query_gets_an_answer_or_a_message(
     assert answer["exception"] is None, answer["exception"]
     assert answer["exit_code"] in (0, 2), answer
     json_wanted = as_json or fmt in ("json", "jsonld")
+    whole = answer["stdout_size"] == len(answer["stdout"].encode())
     if answer["exit_code"] == 2:
         if json_wanted and answer["stdout"].startswith("{\n"):  # the error as a JSON object
+            assert whole, "an error message of more than 64 KiB"
             assert json.loads(answer["stdout"])["error"], answer
         else:
             assert answer["stderr"].startswith(("Error: ", "Usage: ")), answer
-    elif json_wanted and answer["stdout_size"] == len(answer["stdout"].encode()):
+            assert len(answer["stderr"]) < 4096, "an error message longer than any screen"
+    elif json_wanted and whole:
         json.loads(answer["stdout"])  # a whole answer in JSON is JSON
 
 
@@ -153,3 +156,31 @@ def test_parentheses_nested_too_deep_for_the_parser_are_refused_at_once(kb) -> N
     )
     answer = _worker.run(["sparql", nested + " # ((((((((((((((((((((\n"], timeout=CASE_LIMIT)
     assert answer["exit_code"] == 0, answer
+
+
+def test_a_malformed_query_with_a_huge_line_gets_a_short_message(kb) -> None:
+    # Found by the SPARQL soak: the message quoted the whole offending line (43 kB of escape
+    # characters, sent to the terminal as they were) with a caret 40,000 spaces along.
+    query = "SELECT ?card WHERE { ?card mtgkb:" + "\x1b" * 40_000 + " ?o }"
+    answer = _worker.run(["sparql", query], timeout=CASE_LIMIT)
+    assert answer["exit_code"] == 2 and "malformed SPARQL query at line 1" in answer["stderr"], answer
+    assert len(answer["stderr"]) < 1000 and "\x1b" not in answer["stderr"], answer["stderr"]
+    excerpt, caret = answer["stderr"].splitlines()[1:3]
+    assert excerpt.startswith("  SELECT ?card WHERE") and excerpt.endswith("…")
+    assert len(caret) - 1 == excerpt.index("\ufffd")  # the caret stands under the first bad character
+
+
+def test_a_huge_value_is_quoted_short_in_a_message(kb) -> None:
+    # Found by the SPARQL soak: a name given with --param was quoted whole in "no card ... named".
+    for args in (["--param", "card=" + "0" * 4000], ["--param", "x" * 4000], ["--param", "y" * 4000 + "=1"]):
+        query = "SELECT ?card WHERE { ?card a mtgkb:Card }"
+        answer = _worker.run(["sparql", query, *args], timeout=CASE_LIMIT)
+        assert answer["exit_code"] == 2 and len(answer["stderr"]) < 500, answer["stderr"]
+        assert "…" in answer["stderr"], answer["stderr"]
+    for args in (
+        ["sparql", "z" * 5000 + ".rq"],
+        ["sparql", f"SELECT ?card ?r{'0' * 5000} WHERE {{ ?card ?p ?o }}", "-p", "s=1"],  # its variables
+        ["sparql", "SELECT ?s WHERE { ?s ?p ?o }", "-p", f"s=http://example.org/{'a ' * 3000}"],
+    ):
+        answer = _worker.run(args, timeout=CASE_LIMIT)
+        assert answer["exit_code"] == 2 and len(answer["stderr"]) < 500, answer["stderr"]

@@ -7,8 +7,9 @@ import pytest
 
 from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.kb.iris import card_iri, mint, rule_iri
+from mtgkb.kb.sparql_text import bind_values
+from mtgkb.kb.vocab import V
 from mtgkb.lookups.card import card_report
-from mtgkb.lookups.common import with_iri
 from mtgkb.lookups.rule import parse_rule_number, rule_report
 from mtgkb.lookups.rulings import rulings_report
 from mtgkb.lookups.search import search, search_words, snippet
@@ -65,8 +66,11 @@ def test_card_partner_abilities(small_kb) -> None:
     assert partner.mechanic.iri == mint("mechanic", "partner")
     assert [r.number for r in partner.rules] == ["702.124a"]
     (partner_with,) = card_report(small_kb, "Brallin Skyshark").abilities
-    assert partner_with.partner_with_name == "Shabraz, the Skyshark"
-    assert partner_with.partner_with == card_iri("Shabraz, the Skyshark")
+    assert [(p.property, p.value, p.value_label, p.shown_as) for p in partner_with.parameters] == [
+        (V.partnerWith, card_iri("Shabraz, the Skyshark"), "Shabraz, the Skyshark", None),
+        (V.partnerWithName, "Shabraz, the Skyshark", None, "partner with: Shabraz, the Skyshark"),
+    ]
+    assert partner.parameters == []
 
 
 def test_card_granted_ability(small_kb) -> None:
@@ -245,7 +249,7 @@ def test_search_words_are_never_read_as_query_syntax(small_kb) -> None:
 
 def test_an_iri_that_could_break_a_query_is_refused() -> None:
     with pytest.raises(ValueError):
-        with_iri("SELECT * WHERE { ?card ?p ?o }", "card", "https://w3id.org/x> ?p ?o } #")
+        bind_values("SELECT * WHERE { ?card ?p ?o }", {"card": "https://w3id.org/x> ?p ?o } #"})
 
 
 def test_search_without_words_is_a_user_error(small_kb) -> None:

@@ -121,3 +121,63 @@ def test_the_new_mechanic_says_no_where_its_requirements_fail(
     code, verdict = _ask(run_cli, base, step, zone)
     assert (code, verdict["answer"]) == (1, False)
     assert [c["check"] for c in verdict["checks"] if not c["holds"]] == [failing]
+
+
+# A made-up parameterised mechanic: its parameter is a property the ontology types
+# mtgkb:AbilityParameter (with how it reads), and nothing in Python names it.
+BONDING = """
+@prefix mtgkb: <https://w3id.org/mtgkb/vocab#> .
+@prefix card: <https://w3id.org/mtgkb/card/> .
+@prefix mechanic: <https://w3id.org/mtgkb/mechanic/> .
+@prefix cr: <https://w3id.org/mtgkb/cr/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+
+mtgkb:bondsWith a owl:DatatypeProperty , mtgkb:AbilityParameter ;
+    rdfs:label "bonds with" ;
+    rdfs:comment "A made-up parameter: the creature type a bonding ability names." ;
+    mtgkb:parameterTemplate "bonds with {value} creatures" .
+
+mechanic:bonding a mtgkb:Mechanic ;
+    rdfs:label "Bonding" ;
+    mtgkb:summary "A made-up test mechanic with a parameter." ;
+    mtgkb:citesRule cr:702.1 .
+
+card:test-bondling a mtgkb:Card ;
+    rdfs:label "Test Bondling" ;
+    mtgkb:name "Test Bondling" ;
+    mtgkb:cardType "Creature" ;
+    mtgkb:hasAbility <https://w3id.org/mtgkb/ability/test-bondling/bonding> .
+
+<https://w3id.org/mtgkb/ability/test-bondling/bonding> a mtgkb:KeywordAbility ;
+    rdfs:label "Bonding—Elf" ;
+    mtgkb:instantiates mechanic:bonding ;
+    mtgkb:bondsWith "Elf" .
+"""
+
+
+def test_a_new_parameterised_mechanic_needs_no_new_field(run_cli, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    for folder in ("ontology", "data"):
+        shutil.copytree(REPO_ROOT / folder, root / folder)
+    (root / "data" / "mechanics" / "bonding.ttl").write_text(BONDING, encoding="utf-8")
+    env = {
+        "MTGKB_ROOT": str(root),
+        "MTGKB_CACHE_DIR": str(tmp_path / "cache"),
+        "MTGKB_DATA_DIR": str(tmp_path / "data"),
+    }
+    shown = run_cli("card", "Test Bondling", "--json", env=env)
+    text = run_cli("card", "Test Bondling", env=env)
+    assert shown.exit_code == 0, shown.output
+    (ability,) = json.loads(shown.stdout)["abilities"]
+    assert ability["mechanic"]["label"] == "Bonding"
+    assert ability["parameters"] == [
+        {
+            "property": "https://w3id.org/mtgkb/vocab#bondsWith",
+            "name": "bonds with",
+            "value": "Elf",
+            "value_label": None,
+            "shown_as": "bonds with Elf creatures",
+        }
+    ]
+    assert "mechanic: Bonding · bonds with Elf creatures" in text.stdout

@@ -10,7 +10,8 @@ import rdflib
 from rdflib.namespace import OWL, RDF, RDFS, SH
 
 from mtgkb.kb.iris import ONTOLOGY, VOCAB
-from mtgkb.kb.validation import ontology_files, range_shapes_turtle, shape_files
+from mtgkb.kb.range_shapes import range_shapes_turtle
+from mtgkb.kb.validation import ontology_files, shape_files
 from mtgkb.kb.vocab import V
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,5 +136,5 @@ def test_range_shapes_file_is_current() -> None:
     current = (ROOT / "ontology" / "shapes" / "ranges.ttl").read_text(encoding="utf-8")
     assert current == range_shapes_turtle(graph), (
         "ontology/shapes/ranges.ttl is stale: run "
-        "python -c 'from mtgkb.kb.validation import write_range_shapes; write_range_shapes()'"
+        "python -c 'from mtgkb.kb.range_shapes import write_range_shapes; write_range_shapes()'"
     )

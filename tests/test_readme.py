@@ -3,7 +3,9 @@ imported), with their output checked line by line.
 
 Each ```console block holds commands (``$ mtgkb …``) each followed by its output: stdout, then
 stderr for a command that fails. A line holding only ``…`` stands for any number of lines (the
-README leaves out official text); every other line must be there, in that order.
+README leaves out official text); every other line must be there, in that order. The examples run
+from the repository's folder (one reads examples/combat.yaml), and every command the README names
+has one, but for those that change the store or work over the network.
 """
 
 from __future__ import annotations
@@ -14,8 +16,19 @@ from pathlib import Path
 
 import pytest
 
+from mtgkb.cli import cli
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 ELISION = "…"
+#: Commands the README names without an example: each would change the pool's store, download, or
+#: serve or send over the network.
+NOT_RUN = {
+    "import": "imports change the store",
+    "fetch": "downloads",
+    "build": "rebuilds the store",
+    "serve": "runs a server until stopped",
+    "push": "uploads to a triple store server",
+}
 
 
 def examples() -> list[tuple[str, list[str]]]:
@@ -45,8 +58,18 @@ def test_the_readme_has_examples_to_run() -> None:
     assert len(commands) >= 6 and all(command.startswith("mtgkb ") for command in commands)
 
 
+def test_every_command_the_readme_names_has_an_example() -> None:
+    named = set(re.findall(r"\bmtgkb ([a-z][a-z-]*)", README.read_text(encoding="utf-8"))) & set(cli.commands)
+    shown = {shlex.split(command)[1] for command, _ in examples()}
+    assert named - shown - set(NOT_RUN) == set()
+    assert set(NOT_RUN) <= set(cli.commands)
+
+
 @pytest.mark.parametrize(("command", "expected"), examples(), ids=[c for c, _ in examples()])
-def test_a_readme_example_gives_the_output_shown(run_cli_on_pool, command: str, expected: list[str]) -> None:
+def test_a_readme_example_gives_the_output_shown(
+    run_cli_on_pool, command: str, expected: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(README.parent)
     result = run_cli_on_pool(*shlex.split(command)[1:], catch_exceptions=False)
     shown = result.stdout + (result.stderr if result.exit_code else "")
     actual = shown.rstrip("\n").splitlines()

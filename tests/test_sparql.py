@@ -172,8 +172,43 @@ def test_values_go_to_every_group_pattern_that_uses_the_variable() -> None:
         'SELECT ?a WHERE { ?a mtgkb:name "{x} ?m" . FILTER NOT EXISTS { ?a mtgkb:layout ?l } '
         "{ SELECT ?a WHERE { ?a mtgkb:hasAbility/mtgkb:instantiates ?m } } } # ?z"
     )
-    bound = bind(query, {"m": "<m>", "l": '"x"'})
+    bound = bind(query, {"m": ["<m>"], "l": ['"x"']})
     inner = bound.index("SELECT ?a WHERE {", 10)
     assert bound.count("VALUES ?m { <m> }") == 1 and bound.index("VALUES ?m") > inner
     assert bound.count('VALUES ?l { "x" }') == 1 and bound.index("VALUES ?l") < inner
     assert variables(query) == {"a", "l", "m"}
+
+
+def test_values_go_into_each_union_branch_and_optional_using_the_variable() -> None:
+    from mtgkb.kb.sparql_bind import bind
+
+    query = (
+        "SELECT ?ruling WHERE { { ?ruling mtgkb:aboutCard ?card } UNION { ?ruling mtgkb:mentions ?m } "
+        "OPTIONAL { ?ruling mtgkb:values ?card } }"
+    )
+    bound = bind(query, {"card": ["<c>"], "m": ["<m1>", "<m2>"]})
+    assert bound == (
+        "SELECT ?ruling WHERE { { VALUES ?card { <c> }  ?ruling mtgkb:aboutCard ?card } UNION "
+        "{ VALUES ?m { <m1> <m2> }  ?ruling mtgkb:mentions ?m } "
+        "OPTIONAL { VALUES ?card { <c> }  ?ruling mtgkb:values ?card } }"
+    )
+
+
+def test_a_returned_variable_is_bound_in_the_where_clause_too() -> None:
+    from mtgkb.kb.sparql_bind import bind
+
+    bound = bind("SELECT ?x ?t WHERE { OPTIONAL { ?x mtgkb:text ?t } }", {"x": ["<a>", "<b>"]})
+    assert bound.count("VALUES ?x { <a> <b> }") == 2 and bound.index("VALUES ?x") < bound.index("OPTIONAL")
+    template = bind("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }", {"s": ["<s>"]})
+    assert template == "CONSTRUCT { ?s ?p ?o } WHERE { VALUES ?s { <s> }  ?s ?p ?o }"
+
+
+def test_parameter_values_are_iris_strings_or_lists() -> None:
+    from mtgkb.kb.sparql_text import PlainText, bind_values
+
+    query = "SELECT ?s WHERE { ?s mtgkb:name ?name ; mtgkb:hasAbility ?a }"
+    bound = bind_values(query, {"s": ["https://w3id.org/mtgkb/card/a", "https://w3id.org/mtgkb/card/b"]})
+    assert "VALUES ?s { <https://w3id.org/mtgkb/card/a> <https://w3id.org/mtgkb/card/b> }" in bound
+    assert 'VALUES ?name { "https://x" }' in bind_values(query, {"name": PlainText("https://x")})
+    assert 'VALUES ?name { "say \\"hi\\"" }' in bind_values(query, {"name": 'say "hi"'})
+    assert "VALUES ?a {  }" in bind_values(query, {"a": []})

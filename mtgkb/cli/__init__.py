@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from mtgkb import __version__
-from mtgkb.core.errors import AnswerCutShort, Interrupted, MtgkbError
+from mtgkb.core.errors import AnswerCutShort, Interrupted, MtgkbError, shown
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 #: A file a command reads: click checks that it exists before the command runs.
@@ -45,10 +45,10 @@ class _Group(click.Group):
                 arg.encode("utf-8")
             except UnicodeEncodeError:
                 try:
-                    shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                    text = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
                 except UnicodeEncodeError:  # a surrogate no byte gives, e.g. from a Python caller
-                    shown = arg.encode("utf-8", "backslashreplace").decode("utf-8")
-                raise click.UsageError(f"the argument '{shown}' is not UTF-8 text", ctx) from None
+                    text = arg.encode("utf-8", "backslashreplace").decode("utf-8")
+                raise click.UsageError(f"the argument '{shown(text)}' is not UTF-8 text", ctx) from None
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> object:
@@ -79,6 +79,7 @@ class _Group(click.Group):
                     click.echo(f"Hint: {error.hint}", err=True)
             ctx.exit(error.exit_code)
         except click.UsageError as error:
+            error.message = shown(error.message, 300)  # click quotes an unknown option whole
             if not ctx.meta.get("mtgkb.json"):
                 raise
             hint = f"see '{error.ctx.command_path} --help'" if error.ctx else None

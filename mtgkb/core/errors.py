@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def shown(value: str, limit: int = 80) -> str:
+    """``value`` as a message quotes it: cut to ``limit`` characters, so that a 10,000-character name
+    or query gives a message that still fits a screen."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
 class MtgkbError(Exception):
     """A problem with the user's input or environment, with a hint on what to type next."""
 
@@ -22,7 +28,7 @@ class NotFoundError(MtgkbError):
         if suggestions:
             quoted = ", ".join(f"'{s}'" for s in suggestions)
             hint = f"did you mean {quoted}?"
-        super().__init__(f"no {what} named '{query}'", hint)
+        super().__init__(f"no {what} named '{shown(query)}'", hint)
         self.what = what
         self.query = query
         self.suggestions = suggestions
@@ -30,9 +36,9 @@ class NotFoundError(MtgkbError):
 
 class AmbiguousNameError(MtgkbError):
     def __init__(self, what: str, query: str, candidates: list[str]) -> None:
-        shown = ", ".join(f"'{c}'" for c in candidates[:8])
+        listed = ", ".join(f"'{c}'" for c in candidates[:8])
         more = f" and {len(candidates) - 8} more" if len(candidates) > 8 else ""
-        super().__init__(f"'{query}' matches several {what}s: {shown}{more}", "type more of the name")
+        super().__init__(f"'{shown(query)}' matches several {what}s: {listed}{more}", "type more of the name")
         self.candidates = candidates
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.progress import Progress, Ticker
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.remote import check_endpoint, send
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def push(
         check_endpoint(endpoint)
     started = time.perf_counter()
     counts = dict(sorted(kb.meta.get("graphs", {}).items()))
-    default_count = int(kb.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[0]["n"])
+    default_count = int(kb.select(library_query("default-graph-count"))[0]["n"])
     plan: list[tuple[str, Any, int]] = [(iri, ox.NamedNode(iri), n) for iri, n in counts.items()]
     plan.append((DEFAULT_GRAPH, ox.DefaultGraph(), default_count))
     ticker = Ticker(progress, f"pushing {len(plan)} graphs", sum(n for _, _, n in plan))
@@ -152,14 +153,10 @@ def _encode(batch: list[Any], sent: _Sent, report: Any, ox: Any) -> bytes:
     return data
 
 
-_COUNTS = "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g"
-_DEFAULT_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
-
-
 def _check(summary: PushSummary, endpoint: str, timeout: float | None) -> None:
     """The endpoint's count of each pushed graph, compared with what was sent."""
-    named = {row["g"]: row["n"] for row in _remote_rows(endpoint, _COUNTS, timeout)}
-    default = _remote_rows(endpoint, _DEFAULT_COUNT, timeout)
+    named = {row["g"]: row["n"] for row in _remote_rows(endpoint, library_query("graph-counts"), timeout)}
+    default = _remote_rows(endpoint, library_query("default-graph-count"), timeout)
     for pushed in summary.graphs:
         if pushed.graph == DEFAULT_GRAPH:
             pushed.remote_triples = default[0]["n"] if default else 0

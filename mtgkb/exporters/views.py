@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from mtgkb.core.errors import MtgkbError
 from mtgkb.exporters.writers import ExportSummary, property_graph, write_property_graph
 from mtgkb.kb.iris import mint
-from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE
 
 if TYPE_CHECKING:
@@ -69,9 +69,9 @@ def _build(kb: KnowledgeBase, view: str, around: str | None, depth: int) -> tupl
     if view == "partners":
         return partners_view(kb)
     if view == "turn":
-        nodes = _iris(kb, "SELECT DISTINCT ?n WHERE { { ?n a mtgkb:Step } UNION { ?n a mtgkb:Phase } }")
+        nodes = _iris(kb.select(library_query("view-turn")))
     elif view == "ninjutsu":
-        nodes = _iris(kb, _NINJUTSU.replace("?root", sparql_iri(mint("mechanic", "ninjutsu"))))
+        nodes = _iris(kb.select(library_query("view-mechanic-family"), root=mint("mechanic", "ninjutsu")))
     else:
         from mtgkb.lookups.common import find_named
 
@@ -79,23 +79,9 @@ def _build(kb: KnowledgeBase, view: str, around: str | None, depth: int) -> tupl
     return _subgraph(kb, nodes, f"mtgkb {view}")
 
 
-_NINJUTSU = """
-SELECT DISTINCT ?mechanic ?n WHERE {
-  ?mechanic mtgkb:variantOf* ?root .
-  { ?mechanic mtgkb:hasRequirement ?n }
-  UNION { ?mechanic mtgkb:citesRule ?n }
-  UNION { ?n mtgkb:instantiates ?mechanic }
-  UNION { ?n mtgkb:changesMechanic ?mechanic }
-  UNION { ?ability mtgkb:instantiates ?mechanic . ?n mtgkb:grants ?ability }
-  UNION { ?ability mtgkb:instantiates ?mechanic . ?n mtgkb:hasAbility ?ability }
-  UNION { ?ability mtgkb:changesMechanic ?mechanic . ?n mtgkb:hasAbility ?ability }
-  UNION { ?ability mtgkb:instantiates ?mechanic . ?grant mtgkb:grants ?ability . ?n mtgkb:hasAbility ?grant }
-}"""
-
-
-def _iris(kb: KnowledgeBase, query: str) -> set[str]:
-    """Every IRI in any column of the rows of ``query``."""
-    return {value for row in kb.select(query) for value in row.values() if isinstance(value, str)}
+def _iris(rows: list[dict[str, Any]]) -> set[str]:
+    """Every IRI in any column of ``rows``."""
+    return {value for row in rows for value in row.values() if isinstance(value, str)}
 
 
 def neighbourhood(kb: KnowledgeBase, start: str, depth: int) -> set[str]:
@@ -135,15 +121,6 @@ def _subgraph(kb: KnowledgeBase, nodes: set[str], name: str) -> tuple[nx.MultiDi
     return property_graph(triples, name, keep=nodes), len(triples)
 
 
-_PAIRS = """
-SELECT ?pair ?a ?b ?label ?mechanic ?rule WHERE {
-  ?pair a mtgkb:CommanderPair ; mtgkb:pairMember ?a , ?b ; mtgkb:pairedThrough ?mechanic .
-  FILTER(STR(?a) < STR(?b))
-  ?mechanic rdfs:label ?label .
-  OPTIONAL { ?pair mtgkb:citesRule ?rule }
-}"""
-
-
 def partners_view(kb: KnowledgeBase) -> tuple[nx.Graph, int]:
     """The partner network as an undirected graph: cards with their colour identity, pairs as edges
     labelled with the partner ability (``label``) and its rules (``cites``)."""
@@ -153,7 +130,7 @@ def partners_view(kb: KnowledgeBase) -> tuple[nx.Graph, int]:
     from mtgkb.reasoning.commander_model import load_cards
     from mtgkb.reasoning.commanders import card_identity
 
-    rows = kb.select(_PAIRS)
+    rows = kb.select(library_query("view-partner-pairs"))
     edges: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows:
         edge = edges.setdefault(
@@ -169,7 +146,7 @@ def partners_view(kb: KnowledgeBase) -> tuple[nx.Graph, int]:
         graph.add_node(iri, label=card.name, color_identity="".join(card_identity(card)[0]) or "C")
     for (first, second), data in sorted(edges.items()):
         graph.add_edge(first, second, **{**data, "cites": " ".join(sorted(set(data["cites"])))})
-    triples = kb.select("SELECT (COUNT(*) AS ?n) WHERE { ?pair a mtgkb:CommanderPair ; ?p ?o }")
+    triples = kb.select(library_query("partner-pair-triples"))
     return graph, int(triples[0]["n"])
 
 

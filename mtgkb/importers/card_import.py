@@ -148,16 +148,11 @@ def known_cards(replaced: set[str]) -> KnownCards:
     """The card nodes of every source but the graphs this import replaces (the curated cards, the
     other card import), so the same card lands on the same node whichever source says it."""
     from mtgkb.app import open_kb
-    from mtgkb.kb.vocab import V
+    from mtgkb.kb.query_files import library_query
 
     known = KnownCards()
-    query = f"""SELECT ?g ?card ?name ?id ?also WHERE {{ GRAPH ?g {{
-        ?card a <{V.Card}> .
-        OPTIONAL {{ ?card <{V.name}> ?name }}
-        OPTIONAL {{ ?card <{V.oracleId}> ?id }}
-        OPTIONAL {{ ?card <{V.alsoNamed}> ?also }} }} }}"""
     kb = open_kb()
-    for row in kb.store.query(query):
+    for row in kb.raw_query(library_query("known-cards")):
         if row["g"].value in replaced:
             continue
         values = {key: row[key].value if row[key] is not None else None for key in ("name", "id", "also")}

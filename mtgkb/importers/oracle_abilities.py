@@ -1,4 +1,6 @@
-"""Our own reading of Oracle text and type lines: which of the mechanics we model a card has.
+"""Our own reading of Oracle text: which of the mechanics we model a card has. (What a type line makes
+a card for the partner rules, a Background or a Time Lord Doctor, is data: the candidate requirements
+in data/mechanics/partner.ttl.)
 
 Card dumps carry keyword arrays, but they cannot be trusted for these mechanics: every "partner with"
 card also lists "Partner", the older "Friends forever" cards list nothing, and a card that *grants*
@@ -16,7 +18,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from mtgkb.core.type_line import TypeLine, face_type_lines, parse_type_line
 from mtgkb.importers.keyword_table import KeywordTable, keyword_table
 from mtgkb.kb.iris import slugify
 
@@ -144,49 +145,6 @@ class RecognisedAbility:
         if self.cost is None:
             return keyword
         return f"{keyword} {self.cost}" if re.fullmatch(_MANA, self.cost) else f"{keyword}—{self.cost}"
-
-
-@dataclass(frozen=True, slots=True)
-class Recognition:
-    """Everything we read from one card: its abilities and the partner roles its type line gives it."""
-
-    abilities: tuple[RecognisedAbility, ...]
-    is_background: bool
-    is_time_lord_doctor: bool
-
-
-def is_background(type_line: str) -> bool:
-    """A legendary Background enchantment (702.124k): what "choose a Background" pairs with."""
-    return any(_is_background(parse_type_line(face)) for face in face_type_lines(type_line))
-
-
-def _is_background(parsed: TypeLine) -> bool:
-    return (
-        "Legendary" in parsed.supertypes and "Enchantment" in parsed.types and "Background" in parsed.subtypes
-    )
-
-
-def is_time_lord_doctor(type_line: str) -> bool:
-    """A legendary Time Lord Doctor creature with no other creature types (702.124m)."""
-    return any(_is_time_lord_doctor(parse_type_line(face)) for face in face_type_lines(type_line))
-
-
-def _is_time_lord_doctor(parsed: TypeLine) -> bool:
-    return (
-        "Legendary" in parsed.supertypes
-        and "Creature" in parsed.types
-        and set(parsed.subtypes) == {"Time Lord", "Doctor"}
-    )
-
-
-def recognise(oracle_text: str | None, type_line: str | None, name: str | None = None) -> Recognition:
-    """The abilities in ``oracle_text`` and the roles ``type_line`` gives a card named ``name``."""
-    type_line = type_line or ""
-    return Recognition(
-        abilities=tuple(recognise_abilities(oracle_text, name)),
-        is_background=is_background(type_line),
-        is_time_lord_doctor=is_time_lord_doctor(type_line),
-    )
 
 
 def recognise_abilities(

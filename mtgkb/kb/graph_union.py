@@ -14,8 +14,9 @@ from typing import Any
 
 from mtgkb.core.errors import StoreError
 from mtgkb.core.progress import Progress, Ticker
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.sources import Source
-from mtgkb.kb.sparql_text import internal_query
+from mtgkb.kb.sparql_text import bind_values
 
 #: Decompressed bytes of an imported file handed to one bulk load (with their default-graph copy). The
 #: loader keeps a whole load in memory (several times the text): loading an imported card pool in
@@ -103,7 +104,7 @@ def stated_elsewhere(store: Any, graph: str) -> set[Any]:
     cheaper than asking about each triple)."""
     import pyoxigraph as ox
 
-    rows = store.query(internal_query("stated-elsewhere", graph=graph))
+    rows = store.query(bind_values(library_query("stated-elsewhere"), {"graph": graph}))
     return {ox.Triple(row["s"], row["p"], row["o"]) for row in rows}
 
 
@@ -170,7 +171,9 @@ def replace_graph(store: Any, graph: str, triples: Iterable[Any]) -> tuple[set[A
 def graph_subjects(store: Any, graph: str) -> set[str]:
     """The IRIs the named graph ``graph`` states something about (the store lists them faster than
     Python reads the graph's triples)."""
-    return {row["s"].value for row in store.query(internal_query("graph-subjects", graph=graph))}
+    return {
+        row["s"].value for row in store.query(bind_values(library_query("graph-subjects"), {"graph": graph}))
+    }
 
 
 def subjects_of(triples: Iterable[Any]) -> set[str]:
@@ -183,10 +186,10 @@ def subjects_of(triples: Iterable[Any]) -> set[str]:
 def graph_counts(store: Any, graphs: Iterable[str] | None = None) -> dict[str, int]:
     """Triples in each named graph (in each of ``graphs`` only, when given; 0 for an empty one)."""
     if graphs is None:
-        rows = store.query(internal_query("graph-sizes"))
+        rows = store.query(library_query("graph-sizes"))
         return {row["g"].value: int(row["n"].value) for row in rows}
     counts = {}
     for graph in graphs:
-        rows = list(store.query(internal_query("graph-sizes", g=graph)))
+        rows = list(store.query(bind_values(library_query("graph-sizes"), {"g": graph})))
         counts[graph] = int(rows[0]["n"].value) if rows else 0
     return counts

@@ -22,12 +22,12 @@ from typing import Any
 
 from mtgkb.core.progress import Progress
 from mtgkb.kb.iris import mint, namespace
-from mtgkb.kb.sparql_text import internal_query
-from mtgkb.kb.vocab import V
+from mtgkb.kb.vocab import PREFIXES, V
 
 MENTIONS_GRAPH = mint("graph", "derived", "mentions")
 
-# Labels written as templates ("Partner with [name]") or with a gloss ("… (family)") are not words
+# The kinds of node a ruling may speak of are those queries/internal/named-terms.rq reads. Labels
+# written as templates ("Partner with [name]") or with a gloss ("… (family)") are not words
 # a ruling uses.
 _NOT_A_TERM = re.compile(r"[\[\]()]")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
@@ -56,10 +56,10 @@ def words(text: str) -> list[str]:
 
 def terms(store: Any) -> dict[str, set[str]]:
     """Each lower-case name -> the nodes carrying it."""
-    from mtgkb.kb.vocab import PREFIXES
+    from mtgkb.kb.query_files import library_query
 
     found: dict[str, set[str]] = {}
-    for row in store.query(internal_query("ruling-terms"), prefixes=PREFIXES):
+    for row in store.query(library_query("named-terms"), prefixes=PREFIXES):
         raw = row["term"].value
         term = " ".join(words(raw))
         if term and not _NOT_A_TERM.search(raw):

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mtgkb.kb.iris import namespace
-from mtgkb.kb.sparql_text import internal_query
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
 
 #: Beyond this many changed subjects the whole index is read again: two queries of the store beat
@@ -27,10 +27,10 @@ def name_index(store: Any) -> list[list[str]]:
     card_prefix = namespace("card")
     names = {
         (row["name"].value, row["iri"].value, "card")
-        for row in store.query(internal_query("card-names"), prefixes=PREFIXES)
+        for row in store.query(library_query("card-names"), prefixes=PREFIXES)
         if row["iri"].value.startswith(card_prefix)
     }
-    rows = store.query(internal_query("node-names"), prefixes=PREFIXES)
+    rows = store.query(library_query("node-names"), prefixes=PREFIXES)
     names |= {(row["name"].value, row["iri"].value, row["kind"].value) for row in rows}
     return sorted(list(entry) for entry in names)
 

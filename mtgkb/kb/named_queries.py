@@ -1,37 +1,27 @@
-"""Named SPARQL queries: the ``queries/*.rq`` files, each headed by comment lines that document it.
+"""Named SPARQL queries: the ``queries/*.rq`` files users list (``mtgkb queries``) and run (``mtgkb
+query NAME --param VAR=VALUE``), each documented by its header (see :mod:`mtgkb.kb.query_files`).
 
-```
-# title: Ninjutsu-family costs
-# description: Cards whose abilities instantiate ninjutsu or a variant of it, with their costs.
-# param: ?family — a mechanic IRI (default: mechanic:ninjutsu)
-# param: ?card — a card IRI (optional: every card when not given)
-```
-
-A parameter is bound by a VALUES block that the store adds (mtgkb.kb.store.bind_values), its value
-checked and escaped so it is never read as query syntax. A parameter whose description says "IRI"
-accepts a full IRI, a prefixed name (``mechanic:ninjutsu``) or a name that the knowledge base knows
-(``Ninjutsu``, ``Yuriko, the Tiger's Shadow``); the word before "IRI" (card, mechanic, step, zone)
-narrows the name look-up.
+A parameter whose description says "IRI" accepts a full IRI, a prefixed name (``mechanic:ninjutsu``)
+or a name that the knowledge base knows (``Ninjutsu``, ``Yuriko, the Tiger's Shadow``); the word
+before "IRI" (card, mechanic, step, zone) narrows the name look-up.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
 from mtgkb.core.paths import queries_dir
 from mtgkb.kb.iri_arguments import NAME_KINDS, resolve_iri
+from mtgkb.kb.query_files import read_header
 
 if TYPE_CHECKING:
     from mtgkb.kb.sparql import SparqlResult
     from mtgkb.kb.store import KnowledgeBase
 
-
-_HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*)$")
 _PARAM = re.compile(r"^\?(?P<var>[A-Za-z_][A-Za-z0-9_]*)\s*(?:[—–-]+|:)?\s*(?P<rest>.*)$")
 _DEFAULT = re.compile(r"\(\s*default:\s*(?P<value>[^)]*?)\s*\)\s*$")
 _OPTIONAL = re.compile(r"\(\s*optional\b[^)]*\)\s*$")
@@ -67,26 +57,12 @@ class QueryCatalogue:
 
 
 def parse_query_file(path: Path) -> NamedQuery:
-    """Read one .rq file and its comment header (every ``#`` line before the first other line)."""
+    """Read one .rq file and its comment header."""
     text = path.read_text(encoding="utf-8")
-    title, descriptions, params = "", [], []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("#"):
-            break
-        match = _HEADER.match(stripped)
-        if match is None:
-            continue
-        key, value = match.group(1), match.group(2).strip()
-        if key == "title":
-            title = value
-        elif key == "description":
-            descriptions.append(value)
-        else:
-            params.append(_parse_param(value, path))
-    return NamedQuery(path.stem, title, " ".join(descriptions), params, path, text)
+    header = read_header(text)
+    title = (header.get("title") or [""])[-1]
+    params = [_parse_param(value, path) for value in header.get("param", [])]
+    return NamedQuery(path.stem, title, " ".join(header.get("description", [])), params, path, text)
 
 
 def _parse_param(value: str, path: Path) -> QueryParam:
@@ -122,6 +98,8 @@ def get_query(name: str, folder: Path | None = None) -> NamedQuery:
     path = folder / f"{key}.rq"
     if key and "/" not in key and path.is_file():
         return parse_query_file(path)
+    import difflib  # only on a miss: the cold path of every lookup reads a query
+
     known = [query.name for query in catalogue(folder).queries]
     suggestions = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
     suggestions += [other for other in known if key and key in other and other not in suggestions]
@@ -139,7 +117,7 @@ def parse_param_options(options: tuple[str, ...] | list[str]) -> dict[str, str]:
         name = name.strip().lstrip("?$")
         if not separator or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             raise MtgkbError(
-                f"cannot read --param '{option}'", "write --param VAR=VALUE, e.g. --param card=card:x"
+                f"cannot read --param '{shown(option)}'", "write --param VAR=VALUE, e.g. --param card=card:x"
             )
         values[name] = value
     return values

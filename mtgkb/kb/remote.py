@@ -15,7 +15,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.sparql import ALL_FORMATS, SparqlResult, compact_iri, refuse_update
 from mtgkb.kb.sparql_text import bind_values
 from mtgkb.kb.vocab import PREFIXES
@@ -83,7 +83,9 @@ def remote_query(
 def check_endpoint(url: str) -> None:
     parsed = urllib.parse.urlsplit(url)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise MtgkbError(f"'{url}' is not an http(s) URL", "e.g. --endpoint http://localhost:7878/query")
+        raise MtgkbError(
+            f"'{shown(url)}' is not an http(s) URL", "e.g. --endpoint http://localhost:7878/query"
+        )
 
 
 def send(request: urllib.request.Request, url: str, timeout: float | None) -> tuple[str, bytes]:

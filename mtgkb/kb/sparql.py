@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.query_limits import refuse_deep_nesting, refuse_service
 from mtgkb.kb.vocab import PREFIXES
 
@@ -80,13 +80,15 @@ def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise MtgkbError(
-                f"no query file {argument}", "give a path to a .rq file or the query text"
+                f"no query file {shown(argument)}", "give a path to a .rq file or the query text"
             ) from None
-        except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the name
-            raise MtgkbError(f"cannot read the query file {argument}: {error}") from error
+        except OSError as error:
+            raise MtgkbError(f"cannot read the query file {shown(argument)}: {error.strerror}") from error
+        except (UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the name
+            raise MtgkbError(f"cannot read the query file {shown(argument)}: {error}") from error
     if not any(character.isspace() or character == "{" for character in argument):
         # A query always has a space or a brace; this was meant as a file name.
-        raise MtgkbError(f"no query file {argument}", "give a path to a .rq file or the query text")
+        raise MtgkbError(f"no query file {shown(argument)}", "give a path to a .rq file or the query text")
     return argument
 
 
@@ -138,10 +140,10 @@ def evaluate(
         raise malformed_query_error(query, str(error)) from None
     except ValueError as error:
         raise MtgkbError(
-            f"cannot bind a parameter: {error}", "use VAR=VALUE with a plain variable name"
+            f"cannot bind a parameter: {shown(str(error), 200)}", "use VAR=VALUE with a plain variable name"
         ) from None
     except RuntimeError as error:
-        raise MtgkbError(f"the query failed: {error}") from error
+        raise MtgkbError(f"the query failed: {shown(str(error), 300)}") from error
     except OSError as error:
         raise MtgkbError(f"the query failed while reading the store: {error}") from error
 
@@ -296,7 +298,7 @@ def malformed_query_error(query: str, message: str) -> MtgkbError:
     else:
         detail = _shorten(detail)
         hint = _QUERY_HINT
-    excerpt = f"\n  {source_line}\n  {' ' * max(column - 1, 0)}^" if source_line.strip() else ""
+    excerpt = _excerpt(source_line, column) if source_line.strip() else ""
     return MtgkbError(
         f"malformed SPARQL query at line {line_number}, column {column}: {detail}{excerpt}", hint
     )
@@ -307,9 +309,32 @@ _QUERY_HINT = (
 )
 
 
+#: Characters of the offending line shown on either side of the error.
+_EXCERPT = 60
+
+
+def _excerpt(line: str, column: int) -> str:
+    """The part of ``line`` around ``column`` with a caret under it; characters that do not print
+    (escape sequences, tabs) are shown as U+FFFD so that nothing reaches the terminal as a command."""
+    at = max(column - 1, 0)
+    start, end = max(at - _EXCERPT, 0), at + _EXCERPT
+    before, after = ("…" if start > 0 else ""), ("…" if end < len(line) else "")
+    shown = "".join(c if c.isprintable() else "\ufffd" for c in line[start:end])
+    return f"\n  {before}{shown}{after}\n  {' ' * (len(before) + at - start)}^"
+
+
 def _prefix_before(line: str, column: int) -> str | None:
-    found = re.findall(r"([A-Za-z][\w\-.]*)?:[\w\-.]*", line[: max(column - 1, 0)])
-    return found[-1] if found else None
+    """The prefix name before the last colon ahead of ``column``, walked back by hand (a pattern took
+    time quadratic in a long line)."""
+    head = line[: max(column - 1, 0)]
+    colon = head.rfind(":")
+    if colon < 0:
+        return None
+    start = colon
+    while start > 0 and (head[start - 1].isalnum() or head[start - 1] in "_-."):
+        start -= 1
+    name = head[start:colon].lstrip("_-.0123456789")
+    return name if len(name) <= 40 else name[:39] + "…"
 
 
 def _shorten(detail: str) -> str:
@@ -334,8 +359,10 @@ def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[st
     used = variables(query)
     unknown = sorted(set(given) - used)
     if unknown:
-        shown = ", ".join(f"?{name}" for name in sorted(used)) or "none"
-        raise MtgkbError(f"the query has no variable ?{unknown[0]}", f"its variables are: {shown}")
+        names = sorted(used)
+        listed = ", ".join(f"?{shown(name, 40)}" for name in names[:20]) or "none"
+        listed += f" and {len(names) - 20} more" if len(names) > 20 else ""
+        raise MtgkbError(f"the query has no variable ?{shown(unknown[0])}", f"its variables are: {listed}")
     nodes = _node_variables(kb, query, set(given))
     return {name: _param_value(kb, value, name in nodes) for name, value in given.items()}
 
@@ -370,7 +397,9 @@ def _node_variables(kb: KnowledgeBase, query: str, names: set[str]) -> set[str]:
     an object property (read from the ontology)."""
     if not names:
         return set()
-    properties = {row["p"] for row in kb.select("SELECT ?p WHERE { ?p a owl:ObjectProperty }")} | {
+    from mtgkb.kb.query_files import library_query
+
+    properties = {row["p"] for row in kb.select(library_query("object-properties"))} | {
         PREFIXES["rdf"] + "type"
     }
     found = set()

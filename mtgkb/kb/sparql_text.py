@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 _IRI = re.compile(r"^https?://[^\s<>\"{}|^`\\]+$")
@@ -24,16 +25,41 @@ def sparql_string(text: str) -> str:
     return f'"{escaped}"'
 
 
-def bind_values(sparql: str, params: dict[str, str]) -> str:
-    """``sparql`` with ``VALUES ?name { term }`` for each parameter at the head of each group pattern
-    that uses it (the WHERE clause, a subquery: see :mod:`mtgkb.kb.sparql_bind`)."""
+class PlainText(str):
+    """A parameter value bound as a string literal even when it looks like an IRI (a search word)."""
+
+
+class WrittenTerm(str):
+    """A parameter value already written as SPARQL by the store itself (``str()`` of a pyoxigraph
+    term read from it: ``<iri>``, ``"text"``, ``"true"^^<…#boolean>``), bound as it is."""
+
+
+#: A parameter's value: one value, or several (each a row of the VALUES block; none matches nothing).
+ParamValue = str | Sequence[str]
+
+
+def sparql_term(value: str) -> str:
+    """A parameter value as SPARQL: an IRI when it starts with ``http://`` or ``https://`` (unless it
+    is :class:`PlainText`), else a string literal, escaped so that nothing in it is read as syntax;
+    a :class:`WrittenTerm` as it is."""
+    if isinstance(value, WrittenTerm):
+        return str(value)
+    if value.startswith(("https://", "http://")) and not isinstance(value, PlainText):
+        return sparql_iri(value)
+    return sparql_string(value)
+
+
+def bind_values(sparql: str, params: Mapping[str, ParamValue]) -> str:
+    """``sparql`` with ``VALUES ?name { term … }`` for each parameter, wherever the query uses it
+    (see :mod:`mtgkb.kb.sparql_bind`): the one way values reach a query."""
     from mtgkb.kb.sparql_bind import bind
 
     terms = {}
     for name, value in params.items():
         if not _VARIABLE.match(name):
             raise ValueError(f"not a SPARQL variable name: {name!r}")
-        terms[name] = sparql_iri(value) if value.startswith(("https://", "http://")) else sparql_string(value)
+        values = [value] if isinstance(value, str) else list(dict.fromkeys(value))
+        terms[name] = [sparql_term(one) for one in values]
     return bind(sparql, terms)
 
 
@@ -52,12 +78,3 @@ def to_python(term: Any) -> Any:
         if kind == "boolean":
             return term.value == "true"
     return term.value
-
-
-def internal_query(name: str, **params: str) -> str:
-    """The text of ``queries/internal/<name>.rq``, the queries the library runs itself, with
-    ``params`` bound as :func:`bind_values` binds them."""
-    from mtgkb.core.paths import queries_dir
-
-    text = (queries_dir() / "internal" / f"{name}.rq").read_text(encoding="utf-8")
-    return bind_values(text, params) if params else text

@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.store import KnowledgeBase, graph_label
-
-_COUNTS = """
-SELECT
-  (COUNT(DISTINCT ?card) AS ?cards) (COUNT(DISTINCT ?rule) AS ?rules)
-  (COUNT(DISTINCT ?ruling) AS ?rulings) (COUNT(DISTINCT ?mechanic) AS ?mechanics)
-WHERE {
-  { ?card a mtgkb:Card } UNION { ?rule a mtgkb:Rule } UNION { ?ruling a mtgkb:Ruling }
-  UNION { ?mechanic a mtgkb:Mechanic }
-}
-"""
 
 
 @dataclass
@@ -39,7 +30,7 @@ def knowledge_base_stats(kb: KnowledgeBase) -> Stats:
     graphs = [
         GraphCount(graph_label(iri), iri, count) for iri, count in sorted(kb.meta.get("graphs", {}).items())
     ]
-    counts = kb.select(_COUNTS)[0]
+    counts = kb.select(library_query("stats-counts"))[0]
     return Stats(
         store=str(kb.path),
         graphs=graphs,

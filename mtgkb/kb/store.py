@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,7 +11,7 @@ from typing import Any
 from mtgkb.core.errors import StoreError
 from mtgkb.core.paths import cache_dir
 from mtgkb.kb.iris import namespace
-from mtgkb.kb.sparql_text import bind_values, to_python
+from mtgkb.kb.sparql_text import ParamValue, bind_values, to_python
 from mtgkb.kb.vocab import PREFIXES
 
 
@@ -46,15 +46,16 @@ class KnowledgeBase:
     def raw_query(
         self,
         sparql: str,
-        params: dict[str, str] | None = None,
+        params: Mapping[str, ParamValue] | None = None,
         default_graphs: list[str] | None = None,
         named_graphs: list[str] | None = None,
     ) -> Any:
         """Run SPARQL over the default graph (every source's facts, each once); pyoxigraph's result
-        object. ``params`` bind variables: a value starting with ``http://`` or ``https://`` becomes
-        an IRI, anything else a plain string literal, through a VALUES block at the head of the
-        WHERE clause (the store then plans with the value; its own substitutions bind only after
-        planning, which made bound lookups slow).
+        object. ``params`` bind variables, each to one value or a list of them: a value starting
+        with ``http://`` or ``https://`` becomes an IRI, anything else a plain string literal, through
+        VALUES blocks where the query uses the variable (:func:`mtgkb.kb.sparql_text.bind_values`;
+        the store then plans with the value; its own substitutions bind only after planning, which
+        made bound lookups slow).
 
         ``default_graphs`` and ``named_graphs`` (graph IRIs) set the dataset instead, as the SPARQL
         protocol's ``default-graph-uri`` and ``named-graph-uri`` do: the default graph is then the
@@ -85,7 +86,7 @@ class KnowledgeBase:
                     return True
         return False
 
-    def select(self, sparql: str, **params: str) -> list[dict[str, Any]]:
+    def select(self, sparql: str, **params: ParamValue) -> list[dict[str, Any]]:
         """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
         solutions = self.raw_query(sparql, params)
         names = [variable.value for variable in solutions.variables]

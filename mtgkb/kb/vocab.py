@@ -22,6 +22,7 @@ name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supe
 oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility
 alsoNamed legalities legalIn bannedIn restrictedIn
 instantiates abilityCost abilityText partnerText partnerWithName partnerWith grants grantedTo
+AbilityParameter parameterTemplate
 changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate

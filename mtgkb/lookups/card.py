@@ -11,17 +11,16 @@ from typing import TYPE_CHECKING
 from mtgkb.core.errors import NotFoundError
 from mtgkb.core.rule_numbers import sorted_numbers
 from mtgkb.kb.iris import card_iri
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDFS_COMMENT, RDFS_LABEL, V
 from mtgkb.lookups.common import (
     CARDS_HINT,
-    DESCRIBE_TAIL,
     Graph,
     Node,
     cards_imported,
     read_graph,
     rule_number,
     with_import_hint,
-    with_iri,
 )
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.lookups.timing import StepRef, usable_steps
@@ -48,6 +47,18 @@ class MechanicRef:
 
 
 @dataclass
+class AbilityParameter:
+    """One value completing an ability of a parameterised mechanic ("Friends forever" for
+    partner—[text]): a value of a property the ontology types ``mtgkb:AbilityParameter``."""
+
+    property: str  # IRI
+    name: str  # the property's label: "partner text"
+    value: str  # a literal, or an IRI
+    value_label: str | None  # the name of the node an IRI value is
+    shown_as: str | None  # how it reads in a description ("partner—Friends forever"); None: not shown
+
+
+@dataclass
 class AbilityInfo:
     iri: str
     label: str | None
@@ -55,9 +66,7 @@ class AbilityInfo:
     cost: str | None
     text: str | None
     comment: str | None
-    partner_text: str | None
-    partner_with_name: str | None
-    partner_with: str | None
+    parameters: list[AbilityParameter]
     granted_to: str | None
     grants: list[AbilityInfo] = field(default_factory=list)
     rules: list[RuleRef] = field(default_factory=list)  # cited by the ability or by its mechanic
@@ -119,34 +128,6 @@ class CardReport:
     oracle_abilities: list[OracleAbility]  # every ability of the Oracle text, in printed order
     rulings: list[RulingEntry]
     cites: list[str]  # every rule number the card, its abilities, their mechanics and rulings cite
-
-
-# Rules are read briefly (number, title, parent): a full CR import puts every edition's official
-# text on them, which this report does not show. Each way of citing a rule is its own branch: one
-# property path with alternatives and optional steps was ten times slower.
-_CARD = (
-    """
-SELECT ?s ?p ?o ?olabel WHERE {
-  {
-    { ?card mtgkb:hasFace? ?s }
-    UNION { ?card mtgkb:legalities ?s }
-    UNION { ?card mtgkb:hasAbility/mtgkb:grants* ?s }
-    UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates ?s }
-    UNION { ?s mtgkb:aboutCard ?card }
-    UNION {
-      { ?card mtgkb:citesRule ?rule }
-      UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:citesRule ?rule }
-      UNION { ?card mtgkb:hasAbility/mtgkb:grants*/mtgkb:instantiates/mtgkb:citesRule ?rule }
-      UNION { ?ruling mtgkb:aboutCard ?card ; mtgkb:citesRule ?rule }
-      ?rule mtgkb:parentRule? ?s
-      BIND(true AS ?brief)
-    }
-  }
-  FILTER(!BOUND(?brief) || ?p IN (mtgkb:ruleNumber, mtgkb:title, mtgkb:parentRule))
-"""
-    + DESCRIBE_TAIL
-    + "}"
-)
 
 
 def card_report(kb: KnowledgeBase, name: str) -> CardReport:
@@ -219,7 +200,7 @@ def _slug_iri(name: str) -> str | None:
 
 def _read_if_card(kb: KnowledgeBase, iri: str) -> Graph | None:
     """The nodes of the card report on ``iri``; None when ``iri`` is not a card."""
-    graph = read_graph(kb.select(with_iri(_CARD, "card", iri)))
+    graph = read_graph(kb.select(library_query("card-report"), card=iri))
     return graph if V.Card in graph.node(iri).classes else None
 
 
@@ -272,14 +253,28 @@ def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:
         cost=node.first(V.abilityCost),
         text=node.first(V.abilityText),
         comment=node.first(RDFS_COMMENT),
-        partner_text=node.first(V.partnerText),
-        partner_with_name=node.first(V.partnerWithName),
-        partner_with=node.first(V.partnerWith),
+        parameters=_parameters(graph, node),
         granted_to=node.first(V.grantedTo),
         grants=grants,
         rules=_rule_refs(graph, cited),
         changes=_changed(graph, node.first(V.changesMechanic)),
     )
+
+
+def _parameters(graph: Graph, ability: Node) -> list[AbilityParameter]:
+    """The ability's values of every ability-parameter property, by property."""
+    found = []
+    for predicate in sorted(ability.values):
+        declared = graph.node(predicate)
+        if V.AbilityParameter not in declared.classes:
+            continue
+        name = declared.first(RDFS_LABEL) or predicate
+        template = declared.first(V.parameterTemplate)
+        for value in ability.all(predicate):
+            label = graph.labels.get(value) if isinstance(value, str) else None
+            shown = template.replace("{value}", label or str(value)) if template else None
+            found.append(AbilityParameter(predicate, name, value, label, shown))
+    return found
 
 
 def _changed(graph: Graph, iri: str | None) -> MechanicRef | None:

@@ -3,12 +3,10 @@ finding a named node with as little work as possible."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.kb.iris import mint, namespace
-from mtgkb.kb.sparql_text import sparql_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
@@ -93,15 +91,6 @@ class Graph:
         return self.labels.get(iri) or self.node(iri).label
 
 
-#: Appended to a query whose WHERE clause binds ?s: every triple of ?s, with a label for the object.
-DESCRIBE_TAIL = """
-  ?s ?p ?o .
-  OPTIONAL { ?o mtgkb:name ?objectName }
-  OPTIONAL { ?o rdfs:label ?objectLabel }
-  BIND(COALESCE(?objectName, ?objectLabel) AS ?olabel)
-"""
-
-
 def read_graph(rows: list[dict[str, Any]]) -> Graph:
     """Group ``?s ?p ?o ?olabel`` rows into nodes, without repeating a value."""
     nodes: dict[str, Node] = {}
@@ -121,11 +110,6 @@ def rule_number(iri: str) -> str:
     return iri.removeprefix(RULE_PREFIX)
 
 
-def with_iri(query: str, variable: str, iri: str) -> str:
-    """``query`` with every ``?variable`` replaced by ``<iri>`` (see :func:`sparql_iri`)."""
-    return re.sub(rf"\?{variable}\b", lambda _: sparql_iri(iri), query)
-
-
 def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMatch:
     """The node ``query`` names, among ``kinds`` in order of preference.
 
@@ -142,12 +126,9 @@ def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMat
         except ValueError:
             continue
     if candidates:
-        values = " ".join(sparql_iri(iri) for _, iri in candidates)
-        rows = kb.select(
-            "SELECT ?iri ?class ?name WHERE { VALUES ?iri { " + values + " } ?iri a ?class . "
-            "OPTIONAL { ?iri mtgkb:name ?cardName } OPTIONAL { ?iri rdfs:label ?label } "
-            "BIND(COALESCE(?cardName, ?label) AS ?name) }"
-        )
+        from mtgkb.kb.query_files import library_query
+
+        rows = kb.select(library_query("node-classes"), iri=[iri for _, iri in candidates])
         for kind, iri in candidates:
             for row in rows:
                 if row["iri"] == iri and row["class"] == _CLASS_OF_KIND[kind]:

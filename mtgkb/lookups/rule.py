@@ -12,19 +12,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
 from mtgkb.core.rule_numbers import rule_sort_key, sorted_numbers
 from mtgkb.kb.iris import namespace, rule_iri
-from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import V
-from mtgkb.lookups.common import (
-    RULES_HINT,
-    kind_of,
-    rule_number,
-    rules_imported,
-    with_import_hint,
-    with_iri,
-)
+from mtgkb.lookups.common import RULES_HINT, kind_of, rule_number, rules_imported, with_import_hint
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -75,41 +68,8 @@ def parse_rule_number(text: str) -> str:
     try:
         rule_iri(number)
     except ValueError:
-        raise MtgkbError(f"'{text}' is not a rule number", _FORMAT_HINT) from None
+        raise MtgkbError(f"'{shown(text)}' is not a rule number", _FORMAT_HINT) from None
     return number
-
-
-_RULE = """
-SELECT ?g ?p ?o ?otitle WHERE {
-  GRAPH ?g { ?rule ?p ?o }
-  OPTIONAL { ?o mtgkb:title ?otitle }
-}"""
-
-# ?rule is written into the query (see sparql_iri), ?prefix is bound by the store. Cards are reached
-# through their abilities (and the mechanics those instantiate); ?via is the node citing the rule.
-_RELATED = """
-SELECT ?prefix ?rel ?x ?via ?viaLabel ?number ?title ?name ?label ?class WHERE {
-  {
-    { ?x mtgkb:parentRule ?rule BIND("child" AS ?rel) }
-    UNION { ?x mtgkb:ruleNumber ?n FILTER(STRSTARTS(?n, ?prefix)) BIND("numbered" AS ?rel) }
-    UNION { ?rule mtgkb:parentRule ?x BIND("parent" AS ?rel) }
-    UNION { ?rule mtgkb:refersTo ?x BIND("refers" AS ?rel) }
-    UNION { ?x mtgkb:refersTo ?rule BIND("referenced" AS ?rel) }
-    UNION { ?x mtgkb:citesRule ?rule BIND("cites" AS ?rel) }
-    UNION {
-      ?x mtgkb:hasAbility/mtgkb:grants* ?ability .
-      ?ability mtgkb:instantiates? ?via .
-      ?via mtgkb:citesRule ?rule .
-      OPTIONAL { ?via rdfs:label ?viaLabel }
-      BIND("card" AS ?rel)
-    }
-  }
-  OPTIONAL { ?x mtgkb:ruleNumber ?number }
-  OPTIONAL { ?x mtgkb:title ?title }
-  OPTIONAL { ?x mtgkb:name ?name }
-  OPTIONAL { ?x rdfs:label ?label }
-  OPTIONAL { ?x a ?class }
-}"""
 
 
 def rule_report(
@@ -125,8 +85,9 @@ def rule_report(
     of subrules, else none); ``limit`` caps the "cited by" list (None: all)."""
     number = parse_rule_number(number)
     iri = rule_iri(number)
-    own = kb.select(with_iri(_RULE, "rule", iri))
-    related = _related(kb.select(with_iri(_RELATED, "rule", iri), prefix=number), number)
+    own = kb.select(library_query("rule-facts"), rule=iri)
+    # Cards are reached through their abilities (and the mechanics those instantiate).
+    related = _related(kb.select(library_query("rule-related"), rule=iri, prefix=number), number)
     if not own and not any(related.values()):
         error = NotFoundError("rule", number, _nearby(kb, number))
         error.message = f"there is no rule {number} in the knowledge base"
@@ -177,13 +138,10 @@ def rule_report(
 def _add_texts(kb: KnowledgeBase, nodes: list[RelatedNode], edition: str | None, depth: int) -> None:
     """Each node's official text in ``edition`` (our summary when there is none), and with ``depth``
     above 1 its own subrules too, ``depth - 1`` levels down."""
-    values = " ".join(sparql_iri(node.iri) for node in nodes)
-    graph = f"<{_EDITION_GRAPH}{edition}>" if edition else "<urn:mtgkb:no-edition>"
-    rows = kb.select(
-        f"""SELECT ?x ?text ?summary WHERE {{ VALUES ?x {{ {values} }}
-        OPTIONAL {{ GRAPH {graph} {{ ?x mtgkb:text ?text }} }}
-        OPTIONAL {{ ?x mtgkb:summary ?summary }} }}"""
-    )
+    iris = [node.iri for node in nodes]
+    # No edition imported: a graph that holds no text, so that only summaries are found.
+    graph = f"{_EDITION_GRAPH}{edition or 'none'}"
+    rows = kb.select(library_query("rule-texts"), x=iris, edition=graph)
     found = {row["x"]: row for row in rows}
     for node in nodes:
         row = found.get(node.iri) or {}
@@ -191,10 +149,7 @@ def _add_texts(kb: KnowledgeBase, nodes: list[RelatedNode], edition: str | None,
         node.text_is_summary = not row.get("text") and bool(row.get("summary"))
     if depth < 2:
         return
-    children = kb.select(
-        f"""SELECT ?x ?parent ?number ?title WHERE {{ VALUES ?parent {{ {values} }}
-        ?x mtgkb:parentRule ?parent ; mtgkb:ruleNumber ?number . OPTIONAL {{ ?x mtgkb:title ?title }} }}"""
-    )
+    children = kb.select(library_query("rule-subrules"), parent=iris)
     by_parent: dict[str, dict[str, RelatedNode]] = {}
     for row in children:
         by_parent.setdefault(row["parent"], {}).setdefault(
@@ -229,11 +184,7 @@ def _check_edition(kb: KnowledgeBase, number: str, edition: str, editions: list[
     if edition in editions:
         return
     known = sorted(
-        {
-            d
-            for r in kb.select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?e a mtgkb:Edition } }")
-            if (d := _edition_of(r["g"]))
-        },
+        {d for r in kb.select(library_query("edition-graphs")) if (d := _edition_of(r["g"]))},
         reverse=True,
     )
     if edition not in known:
@@ -291,14 +242,8 @@ def _by_number(nodes: list[RelatedNode]) -> list[RelatedNode]:
 
 def _nearby(kb: KnowledgeBase, number: str) -> list[str]:
     """Existing rule numbers next to ``number`` in book order, for the "did you mean"."""
-    section = number[:3]
-    rows = kb.select(
-        "SELECT DISTINCT ?section ?n WHERE { ?r mtgkb:ruleNumber ?n FILTER(STRSTARTS(?n, ?section)) }",
-        section=section,
-    )
-    numbers = [r["n"] for r in rows] or [
-        r["n"] for r in kb.select("SELECT DISTINCT ?n WHERE { ?r mtgkb:ruleNumber ?n }")
-    ]
+    rows = kb.select(library_query("rule-numbers"), section=number[:3])
+    numbers = [r["n"] for r in rows] or [r["n"] for r in kb.select(library_query("rule-numbers"), section="")]
     parent = re.match(r"^\d{3}\.\d+", number)
     family = re.compile(rf"^{re.escape(parent.group())}[a-z]*$") if parent else None
     siblings = [n for n in numbers if family and family.match(n)]

@@ -10,24 +10,13 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
 from mtgkb.core.rule_numbers import rule_sort_key
 from mtgkb.kb.iris import mint
+from mtgkb.kb.query_files import library_query
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
-
-_EDITIONS = """
-SELECT ?date ?source ?rules WHERE {
-  ?edition a mtgkb:Edition ; mtgkb:effectiveDate ?date .
-  OPTIONAL { ?edition mtgkb:sourceFile ?source }
-  OPTIONAL { ?edition mtgkb:recordCount ?rules }
-}
-"""
-
-_TEXTS = """
-SELECT ?graph ?number ?text WHERE { GRAPH ?graph { ?rule mtgkb:ruleNumber ?number ; mtgkb:text ?text } }
-"""
 
 _NO_EDITION_HINT = "import one with 'mtgkb import rules FILE' or 'mtgkb fetch rules'"
 
@@ -69,7 +58,10 @@ class RulesDiff:
 
 
 def list_editions(kb: KnowledgeBase) -> EditionList:
-    by_date = {row["date"]: Edition(row["date"], row["source"], row["rules"]) for row in kb.select(_EDITIONS)}
+    by_date = {
+        row["date"]: Edition(row["date"], row["source"], row["rules"])
+        for row in kb.select(library_query("editions"))
+    }
     editions = [by_date[date] for date in sorted(by_date, reverse=True)]
     return EditionList(editions, editions[0].date if editions else None)
 
@@ -91,7 +83,7 @@ def resolve_edition(kb: KnowledgeBase, date: str | None = None) -> str:
 
 def edition_texts(kb: KnowledgeBase, date: str) -> dict[str, str]:
     """Rule number → official text in the edition effective on ``date``."""
-    rows = kb.select(_TEXTS, graph=mint("graph", "cr", date))
+    rows = kb.select(library_query("edition-rule-texts"), graph=mint("graph", "cr", date))
     return {row["number"]: row["text"] for row in rows}
 
 
@@ -125,6 +117,6 @@ def normalise_date(date: str) -> str:
     if match := re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text):
         return "-".join(match.groups())
     raise MtgkbError(
-        f"'{date}' is not an edition date",
+        f"'{shown(date)}' is not an edition date",
         "name an edition by its effective date, e.g. 2026-04-17 (see 'mtgkb rules editions')",
     )

@@ -6,6 +6,7 @@ there is one. For a mechanic, rulings that mention one of its variants count too
 commander ninjutsu is a ninjutsu ruling); rulings are not collected from every card that has the
 mechanic, only from what the rulings themselves say they are about or mention: our curated links,
 and the links derived at build time from the names those nodes carry (:mod:`mtgkb.kb.mentions`).
+The rulings on a card are those of the named query ``card-rulings``.
 """
 
 from __future__ import annotations
@@ -14,17 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.core.rule_numbers import sorted_numbers
-from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.query_files import library_query, named_query_text
 from mtgkb.kb.vocab import V
-from mtgkb.lookups.common import (
-    DESCRIBE_TAIL,
-    Graph,
-    Node,
-    find_named,
-    read_graph,
-    rule_number,
-    with_iri,
-)
+from mtgkb.lookups.common import Graph, Node, find_named, read_graph, rule_number
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -81,38 +74,24 @@ def newest_first(entries: list[RulingEntry]) -> list[RulingEntry]:
     return sorted(by_name, key=lambda e: e.date or "", reverse=True)
 
 
-# One pattern per kind of subject: a UNION of both, joined to the rulings' triples, made the store read
-# every ruling (two seconds with 67,000 imported rulings instead of a few milliseconds).
-_ABOUT_CARD = "?s mtgkb:aboutCard ?subject ."
-_MENTIONING = "?mentioned mtgkb:variantOf* ?subject . ?s mtgkb:mentions ?mentioned ."
-
-
-def _rulings_query(pattern: str) -> str:
-    return "SELECT ?s ?p ?o ?olabel WHERE {\n  " + pattern + "\n" + DESCRIBE_TAIL + "}"
-
-
 def rulings_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> RulingsReport:
     """The rulings on the card ``name``, or mentioning the mechanic, step, zone or concept ``name``;
     the newest ``limit`` of them (all when None) and how many there are."""
     match = find_named(kb, name, RULINGS_KINDS)
-    pattern = _ABOUT_CARD if match.kind == "card" else _MENTIONING
-    # Dates first, then the triples of the rulings shown only: a zone is mentioned by thousands.
-    dated = kb.select(
-        with_iri(
-            "SELECT DISTINCT ?s ?date WHERE { " + pattern + " OPTIONAL { ?s mtgkb:rulingDate ?date } }",
-            "subject",
-            match.iri,
-        )
-    )
+    # Dates first, then the triples of the rulings shown only: a zone is mentioned by thousands. One
+    # query per kind of subject: a UNION of both, joined to the rulings' triples, made the store read
+    # every ruling (two seconds with 67,000 imported rulings instead of a few milliseconds).
+    if match.kind == "card":
+        dated = kb.select(named_query_text("card-rulings"), card=match.iri)
+    else:
+        dated = kb.select(library_query("rulings-mentioning"), subject=match.iri)
     newest = sorted(
-        {row["s"]: row["date"] or "" for row in dated}.items(), key=lambda item: (item[1], item[0])
+        {row["ruling"]: row["date"] or "" for row in dated}.items(), key=lambda item: (item[1], item[0])
     )
     newest.reverse()
     shown = [iri for iri, _ in (newest if limit is None else newest[:limit])]
     rulings: list[RulingEntry] = []
     if shown:
-        values = " ".join(sparql_iri(iri) for iri in shown)
-        query = _rulings_query("VALUES ?s { " + values + " }")
-        graph = read_graph(kb.select(query))
+        graph = read_graph(kb.select(library_query("node-triples"), s=shown))
         rulings = [ruling_entry(node, graph) for node in graph.nodes.values() if V.Ruling in node.classes]
     return RulingsReport(name, match.name, match.iri, match.kind, newest_first(rulings), len(newest), limit)

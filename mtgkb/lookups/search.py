@@ -3,10 +3,11 @@ text) and rulings (official text, summary, card, date). Every word must occur, i
 
 Searches go to a full-text index (SQLite FTS5, :mod:`mtgkb.lookups.search_index`) built beside the
 store on first use. Where this Python's SQLite lacks FTS5, or the index cannot be written, the store is
-scanned instead, as below: one SPARQL query whose subquery scans the text fields with
-``CONTAINS(LCASE(...))`` for the longest word (about half a second over 30,000 cards, 67,000 rulings and
-a CR edition for a rare word, far longer for a common one), then the fields of the items found are read
-and the other words checked here. The scan matches words as substrings and reads quotes as punctuation.
+scanned instead, as below: one SPARQL query (``queries/internal/search-scan.rq``) whose subquery scans
+the text fields with ``CONTAINS(LCASE(...))`` for the longest word (about half a second over 30,000
+cards, 67,000 rulings and a CR edition for a rare word, far longer for a common one), then the fields
+of the items found are read and the other words checked here. The scan matches words as substrings
+and reads quotes as punctuation.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.progress import Progress
 from mtgkb.core.rule_numbers import rule_sort_key
-from mtgkb.kb.sparql_text import sparql_string
+from mtgkb.kb.query_files import library_query
+from mtgkb.kb.sparql_text import PlainText
 from mtgkb.kb.vocab import V
 from mtgkb.lookups.common import Node, read_graph
 from mtgkb.lookups.search_results import KINDS, SearchGroup, SearchHit, SearchResult
@@ -25,8 +27,6 @@ if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]"
-_SCANNED = ("name", "oracleText", "ruleNumber", "title", "summary", "text")
-_READ = ("rdf:type", *(f"mtgkb:{term}" for term in (*_SCANNED, "aboutCard", "rulingDate")))
 
 
 def search_words(text: str) -> list[str]:
@@ -84,7 +84,7 @@ def _search_with_index(
 
 def search_store(kb: KnowledgeBase, text: str, words: list[str], limit: int) -> SearchResult:
     """The search without an index: a scan of the store's text for every word, as substrings."""
-    graph = read_graph(kb.select(_query(max(words, key=len))))
+    graph = read_graph(kb.select(library_query("search-scan"), word=PlainText(max(words, key=len))))
     hits: dict[str, list[tuple[tuple[Any, ...], SearchHit]]] = {kind: [] for kind in KINDS}
     for node in graph.nodes.values():
         found = _hit(node, graph.labels, words)
@@ -97,20 +97,6 @@ def search_store(kb: KnowledgeBase, text: str, words: list[str], limit: int) -> 
             ranked.sort(key=lambda hit: hit.date or "", reverse=True)
         groups.append(SearchGroup(kind, len(ranked), ranked[:limit]))
     return SearchResult(text, words, limit, groups)
-
-
-def _query(word: str) -> str:
-    """The word is written into the query as an escaped literal: a variable bound by the store does
-    not reach into a subquery (the query then matched nothing)."""
-    literal = sparql_string(word)
-    scans = " UNION ".join(
-        f"{{ ?s mtgkb:{field} ?v FILTER(CONTAINS(LCASE(?v), {literal})) }}" for field in _SCANNED
-    )
-    return (
-        f"SELECT ?s ?p ?o ?olabel WHERE {{\n  {{ SELECT DISTINCT ?s WHERE {{ {scans} }} }}\n"
-        f"  ?s ?p ?o . FILTER(?p IN ({', '.join(_READ)}))\n"
-        "  OPTIONAL { ?o mtgkb:name ?olabel }\n}"
-    )
 
 
 def _hit(node: Node, labels: dict[str, str], words: list[str]) -> tuple[tuple[Any, ...], SearchHit] | None:

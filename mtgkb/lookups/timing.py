@@ -23,12 +23,13 @@ def usable_steps(kb: KnowledgeBase, mechanics: set[str]) -> dict[str, list[StepR
     requirements say nothing about steps (partner abilities, web-slinging) are absent."""
     if not mechanics:
         return {}
-    from mtgkb.kb.named_queries import get_query
+    from mtgkb.kb.query_files import named_query_text
 
+    # Bound to the mechanics asked about: the whole query walks the turn for every mechanic of the
+    # store, minutes at full card-pool scale.
     windows: dict[str, list[StepRef]] = {}
-    for row in kb.select(get_query("mechanic-steps").text):
-        if row["mechanic"] in mechanics:
-            windows.setdefault(row["mechanic"], []).append(
-                StepRef(row["step"], row["stepLabel"], row["stepOrder"], bool(row.get("yourTurnOnly")))
-            )
+    for row in kb.select(named_query_text("mechanic-steps"), mechanic=sorted(mechanics)):
+        windows.setdefault(row["mechanic"], []).append(
+            StepRef(row["step"], row["stepLabel"], row["stepOrder"], bool(row.get("yourTurnOnly")))
+        )
     return windows

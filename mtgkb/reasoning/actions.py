@@ -381,33 +381,19 @@ def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
     )
 
 
-# VALUES sit inside each branch, so each starts from its bound node rather than from every ruling.
-_RULINGS = """
-SELECT DISTINCT ?ruling ?date ?text ?summary ?about WHERE {
-  { VALUES ?card { CARD } ?ruling mtgkb:aboutCard ?card }
-  UNION { VALUES ?mechanic { MECHANICS } ?ruling mtgkb:mentions ?mechanic }
-  OPTIONAL { ?ruling mtgkb:rulingDate ?date }
-  OPTIONAL { ?ruling mtgkb:text ?text }
-  OPTIONAL { ?ruling mtgkb:summary ?summary }
-  OPTIONAL { ?ruling mtgkb:aboutCard/mtgkb:name ?about }
-}
-ORDER BY DESC(?date) ?ruling
-LIMIT 40
-"""
-
-
 def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]:
-    from mtgkb.kb.sparql_text import sparql_iri
+    from mtgkb.kb.query_files import library_query
 
     # Rulings on a keyword mechanic apply to every card with it; casting a spell the ordinary way is
     # no keyword, and the thousands of rulings that speak of casting are not about this card.
     lineage = [
         m for m in context.rules.mechanic_lineage(way.mechanic) if context.rules.node(m).first(V.keyword)
     ]
-    mechanics = " ".join(sparql_iri(m) for m in lineage) or "<urn:mtgkb:none>"
-    query = _RULINGS.replace("CARD", sparql_iri(source.card or way.mechanic)).replace("MECHANICS", mechanics)
     notes: dict[tuple, RulingNote] = {}
-    for row in context.kb.select(query):
+    rows = context.kb.select(
+        library_query("verdict-rulings"), card=source.card or way.mechanic, mechanic=lineage
+    )
+    for row in rows:
         key = row["text"] or row["summary"]
         notes.setdefault(key, RulingNote(row["date"], row["text"], row["summary"], row["about"]))
     return list(notes.values())

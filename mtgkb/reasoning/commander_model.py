@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.rule_numbers import sorted_numbers
 from mtgkb.core.type_line import parse_type_line
 from mtgkb.kb.iris import mint
-from mtgkb.kb.sparql_text import sparql_iri
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
 from mtgkb.reasoning.verdict import rule_order
@@ -165,18 +165,6 @@ def without_reminders(text: str | None) -> str:
     return _REMINDER.sub("", text or "")
 
 
-# Only the requirements the model uses (a partner's candidate, a way to be a commander): imported
-# copy effects carry hundreds of requirement nodes of their own.
-_MODEL_QUERY = """
-SELECT ?s ?p ?o WHERE {
-  { ?s a mtgkb:Mechanic } UNION { ?s mtgkb:consequenceOf ?any } UNION { VALUES ?s { ?designation } }
-  UNION { ?mechanic a mtgkb:Mechanic ; mtgkb:partnerCandidate ?s }
-  UNION { VALUES ?d { ?designation } ?d mtgkb:alternativeRequirement ?s }
-  ?s ?p ?o .
-  FILTER(?p != mtgkb:summary || EXISTS { ?s mtgkb:consequenceOf ?what })
-}"""
-
-
 def _group(rows: list[dict[str, Any]]) -> dict[str, dict[str, list[Any]]]:
     nodes: dict[str, dict[str, list[Any]]] = {}
     for row in rows:
@@ -197,7 +185,7 @@ def _cites(node: dict[str, list[Any]]) -> list[str]:
 
 def load_model(kb: KnowledgeBase) -> Model:
     """The commander rules as data: one small query over mechanics, requirements and concepts."""
-    nodes = _group(kb.select(_MODEL_QUERY.replace("?designation", sparql_iri(DESIGNATION))))
+    nodes = _group(kb.select(library_query("commander-model"), designation=DESIGNATION))
     requirements = {
         iri: Requirement(
             iri=iri,
@@ -242,29 +230,11 @@ def load_model(kb: KnowledgeBase) -> Model:
     return Model(eligibility, _cites(designation), requirements, mechanics, consequences)
 
 
-# Each branch binds its own cards: a BIND of an outer VALUES variable inside a UNION branch sees it
-# unbound and matched the whole store. Official text is read too: mana symbols in rules text count
-# toward colour identity (903.4).
-_CARDS_QUERY = """
-SELECT ?s ?p ?o WHERE {
-  { VALUES ?s { CARDS } }
-  UNION { VALUES ?card { CARDS } ?card mtgkb:hasFace ?s }
-  UNION { VALUES ?card { CARDS } ?card mtgkb:hasAbility ?s }
-  UNION { VALUES ?card { CARDS } ?card mtgkb:hasFace/mtgkb:hasAbility ?s }
-  ?s ?p ?o .
-  FILTER(?p IN (rdf:type, rdfs:label, mtgkb:name, mtgkb:supertype, mtgkb:cardType, mtgkb:subtype,
-    mtgkb:power, mtgkb:toughness, mtgkb:manaCost, mtgkb:colors, mtgkb:colorIdentity, mtgkb:oracleText,
-    mtgkb:layout, mtgkb:hasFace, mtgkb:faceIndex, mtgkb:typeLine, mtgkb:hasAbility, mtgkb:instantiates,
-    mtgkb:partnerText, mtgkb:partnerWith, mtgkb:partnerWithName))
-}"""
-
-
 def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CardFacts]:
     """The facts of the cards ``iris`` that a commander verdict needs, by IRI."""
     if not iris:
         return {}
-    values = " ".join(sparql_iri(iri) for iri in dict.fromkeys(iris))
-    nodes = _group(kb.select(_CARDS_QUERY.replace("CARDS", values)))
+    nodes = _group(kb.select(library_query("commander-cards"), card=list(iris)))
     return {
         iri: _card(iri, nodes)
         for iri in dict.fromkeys(iris)

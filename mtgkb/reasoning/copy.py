@@ -14,10 +14,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
+from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDFS_LABEL, V
-from mtgkb.lookups.common import find_named, read_graph, rule_number, with_iri
+from mtgkb.lookups.common import find_named, read_graph, rule_number
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.reasoning.copy_situation import Situation, SituationObject
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
@@ -173,22 +174,6 @@ class CardFacts:
     rulings: list[RulingEntry]
 
 
-_CARD_QUERY = """
-SELECT ?s ?p ?o ?olabel WHERE {
-  {
-    { ?card mtgkb:hasFace? ?s }
-    UNION { ?card mtgkb:hasAbility ?s }
-    UNION { ?card mtgkb:hasAbility/(mtgkb:copyTarget|mtgkb:copyCondition|mtgkb:hasCopyException) ?s }
-    UNION { ?card mtgkb:hasAbility/(mtgkb:copyMode|mtgkb:hasCopyException/mtgkb:exceptionKind) ?s }
-    UNION { ?s mtgkb:aboutCard ?card }
-  }
-  ?s ?p ?o .
-  OPTIONAL { ?o mtgkb:name ?objectName }
-  OPTIONAL { ?o rdfs:label ?objectLabel }
-  BIND(COALESCE(?objectName, ?objectLabel) AS ?olabel)
-}"""
-
-
 def resolve_card(kb: KnowledgeBase, name: str) -> tuple[str, str]:
     """(the card's name as the data spells it, its IRI); did-you-mean on a miss."""
     match = find_named(kb, name, ("card",))
@@ -208,7 +193,7 @@ def load_card(kb: KnowledgeBase, name: str) -> CardFacts:
 
 def _read_card(kb: KnowledgeBase, name: str) -> CardFacts:
     card_name, iri = resolve_card(kb, name)
-    graph = read_graph(kb.select(with_iri(_CARD_QUERY, "card", iri)))
+    graph = read_graph(kb.select(library_query("copy-card"), card=iri))
     card = graph.node(iri)
     faces = sorted((graph.node(f) for f in card.all(V.hasFace)), key=lambda n: n.first(V.faceIndex) or 0)
     layout = card.first(V.layout)
@@ -922,7 +907,7 @@ def _find_target(
     if not candidates:
         listed = ", ".join(o.label for o in situation.objects if o.zone == "battlefield") or "nothing"
         raise CopyInputError(
-            f"no object named '{target_name}' in the situation",
+            f"no object named '{shown(target_name)}' in the situation",
             f"name a card or token on the battlefield: {listed}",
         )
     on_battlefield = [o for o in candidates if o.zone == "battlefield"]

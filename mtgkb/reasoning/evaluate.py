@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.core.paths import queries_dir
-from mtgkb.kb.vocab import V, sparql_prefixes
+from mtgkb.kb.sparql_text import ParamValue, WrittenTerm, bind_values
+from mtgkb.kb.vocab import PREFIXES, V
 from mtgkb.reasoning.knowledge import REQUIRES, Node, Term
 from mtgkb.reasoning.verdict import Check, possessive
 
@@ -40,15 +41,12 @@ class Pattern:
 @functools.cache
 def patterns() -> dict[str, Pattern]:
     """Every pattern file, by the IRI of its property."""
+    from mtgkb.kb.query_files import read_header
+
     found = {}
     for path in sorted(_FOLDER.glob("*.rq")):
-        header, body = {}, []
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.startswith("# ") and ":" in line and not body:
-                key, _, value = line[2:].partition(":")
-                header[key.strip()] = value.strip()
-            elif line.strip():
-                body.append(line)
+        text = path.read_text(encoding="utf-8")
+        header = {key: values[0] for key, values in read_header(text).items()}
         prop = getattr(V, header["property"].removeprefix("mtgkb:"))
         found[prop] = Pattern(
             prop,
@@ -56,7 +54,7 @@ def patterns() -> dict[str, Pattern]:
             header["combine"] == "any",
             header["holds"],
             header["fails"],
-            "\n".join(body),
+            text,  # the header lines are SPARQL comments
             header.get("also-cites") == "step",
         )
     return found
@@ -185,16 +183,23 @@ def _check_part(
     return True, _fill(graph, pattern.holds, terms, player, obj)
 
 
+def pattern_query(body: str) -> str:
+    """The query that asks whether a requirement pattern holds: a pattern file is a group pattern,
+    not a query, so that every requires* property's file stays one pattern."""
+    # The one query built in code: each pattern becomes an ASK of its own.
+    return "ASK WHERE {\n" + body + "\n}"
+
+
 def _ask(graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None) -> bool:
-    bindings = [
-        f"VALUES ?situation {{ <{graph.iri}> }}",
-        f"VALUES ?player {{ <{graph.player_iris[player]}> }}",
-        "VALUES ?value { " + " ".join(t.sparql for t in terms) + " }",
-    ]
+    params: dict[str, ParamValue] = {
+        "situation": graph.iri,
+        "player": graph.player_iris[player],
+        "value": [WrittenTerm(t.sparql) for t in terms],  # as the store wrote them: typed literals too
+    }
     if obj is not None:
-        bindings.append(f"VALUES ?object {{ <{graph.object_iris[obj.key]}> }}")
-    query = sparql_prefixes() + "ASK WHERE { " + " ".join(bindings) + "\n" + pattern.body + "\n}"
-    return bool(graph.store.query(query))
+        params["object"] = graph.object_iris[obj.key]
+    query = bind_values(pattern_query(pattern.body), params)
+    return bool(graph.store.query(query, prefixes=PREFIXES))
 
 
 def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: GameObject | None) -> str:

@@ -95,35 +95,17 @@ class RulesData:
         return [n for n in self.nodes.values() if n.terms(V.countsAction)]
 
 
-# Nodes the verdicts evaluate are read whole: mechanics and the requirements and outcomes they name
-# (not every Requirement: imported copy effects carry hundreds of their own); zones, blocked
-# statuses and properties only for their labels. The subjects are found first and then read by
-# VALUES: joining "?s a <class>" with "?s ?p ?o" let the store plan some branches from ?p ?o.
-_RULE_SUBJECTS = """
-SELECT DISTINCT ?s ?whole WHERE {
-  {
-    { ?s a mtgkb:Mechanic }
-    UNION { ?mechanic a mtgkb:Mechanic ; mtgkb:hasRequirement|mtgkb:hasOutcome ?s }
-    UNION { ?mechanic a mtgkb:Mechanic ; mtgkb:hasOutcome/mtgkb:onlyWhen ?s }
-    UNION { ?s a mtgkb:Timing } UNION { ?s mtgkb:countsAction ?counted } UNION { ?s a mtgkb:Step }
-    BIND(true AS ?whole)
-  }
-  UNION {
-    { ?s a mtgkb:Zone } UNION { ?s a mtgkb:BlockedStatus } UNION { ?s a owl:DatatypeProperty }
-    UNION { ?s a mtgkb:ActionKind }
-    BIND(false AS ?whole)
-  }
-}
-"""
-
-
 def read_rules(kb: KnowledgeBase) -> RulesData:
     """The rules data, from a cache file beside the store when there is one: a store never changes
     once built (a changed source makes a new one), so what it says of mechanics never does either."""
     import hashlib
     import json
 
-    cache = kb.path / f"verdict-rules-{hashlib.sha256(_RULE_SUBJECTS.encode()).hexdigest()[:8]}.json"
+    from mtgkb.kb.query_files import library_query
+
+    # Named after the query: a changed query makes a new file.
+    digest = hashlib.sha256(library_query("verdict-rules").encode()).hexdigest()[:8]
+    cache = kb.path / f"verdict-rules-{digest}.json"
     try:
         saved = json.loads(cache.read_text(encoding="utf-8"))
         nodes = {
@@ -145,37 +127,25 @@ def read_rules(kb: KnowledgeBase) -> RulesData:
 
 
 def _query_rules(kb: KnowledgeBase) -> RulesData:
-    from mtgkb.kb.sparql_text import sparql_iri
+    from mtgkb.kb.query_files import library_query
 
     whole, labelled = [], []
-    for row in kb.raw_query(_RULE_SUBJECTS):
-        (whole if row["whole"].value == "true" else labelled).append(sparql_iri(row["s"].value))
-    nodes = _group(kb.raw_query("SELECT ?s ?p ?o WHERE { VALUES ?s { " + " ".join(whole) + " } ?s ?p ?o }"))
+    for row in kb.raw_query(library_query("verdict-rules")):
+        (whole if row["whole"].value == "true" else labelled).append(row["s"].value)
+    nodes = _group(kb.raw_query(library_query("node-facts"), {"s": whole}))
     labels = {iri: n.first(RDFS_LABEL) for iri, n in nodes.items() if n.first(RDFS_LABEL)}
-    query = "SELECT ?s ?o WHERE { VALUES ?s { " + " ".join(labelled) + " } ?s rdfs:label ?o }"
-    labels.update({row["s"].value: row["o"].value for row in kb.raw_query(query)})
+    rows = kb.raw_query(library_query("node-labels"), {"s": labelled})
+    labels.update({row["s"].value: row["o"].value for row in rows})
     return RulesData(nodes, labels)
-
-
-# Each branch starts from the bound cards: a BIND(?card AS ?s) branch made the store scan every
-# triple of the pool (27 s) instead of looking the cards up.
-_CARDS = """
-SELECT ?s ?p ?o WHERE {
-  { VALUES ?s { CARDS } ?s ?p ?o }
-  UNION { VALUES ?card { CARDS } ?card mtgkb:hasAbility ?s . ?s ?p ?o }
-  UNION { VALUES ?card { CARDS } ?card mtgkb:hasAbility/mtgkb:grants ?s . ?s ?p ?o }
-}
-"""
 
 
 def read_cards(kb: KnowledgeBase, cards: set[str]) -> dict[str, Node]:
     """The facts of ``cards`` and of their abilities (granted ones included), keyed by IRI."""
     if not cards:
         return {}
-    from mtgkb.kb.sparql_text import sparql_iri
+    from mtgkb.kb.query_files import library_query
 
-    values = " ".join(sparql_iri(iri) for iri in sorted(cards))
-    return _group(kb.raw_query(_CARDS.replace("CARDS", values)))
+    return _group(kb.raw_query(library_query("verdict-cards"), {"card": sorted(cards)}))
 
 
 def _group(solutions: Any) -> dict[str, Node]:

@@ -44,32 +44,21 @@ class PartnerNetwork:
     model: Model
 
 
-# Separate small queries: as one UNION, or with the candidate join in one pattern, the store's plan
-# took seconds at full card-pool scale; each of these takes milliseconds.
-_WITH_ABILITY = """
-SELECT DISTINCT ?card WHERE {
-  ?mechanic MARK .
-  ?ability mtgkb:instantiates ?mechanic .
-  { ?card mtgkb:hasAbility ?ability } UNION { ?face mtgkb:hasAbility ?ability . ?card mtgkb:hasFace ?face }
-}"""
-_CANDIDATE_SUBTYPES = (
-    "SELECT DISTINCT ?subtype WHERE { ?m mtgkb:partnerCandidate/mtgkb:requiresSubtype ?subtype }"
-)
-
-
 def _relevant_cards(kb: KnowledgeBase) -> list[str]:
     """Cards with a partner ability, cards that are every creature type, and cards with a subtype some
     partner ability's candidate requirement names (every candidate requirement names one)."""
-    from mtgkb.kb.sparql_text import sparql_string
+    from mtgkb.kb.query_files import library_query
+    from mtgkb.kb.sparql_text import PlainText
 
+    # Separate small queries: as one UNION, or with the candidate join in one pattern, the store's
+    # plan took seconds at full card-pool scale; each of these takes milliseconds.
     iris: list[str] = []
-    for mark in ("mtgkb:pairingRule ?rule", "mtgkb:hasEveryCreatureType true"):
-        iris += [row["card"] for row in kb.select(_WITH_ABILITY.replace("MARK", mark))]
-    subtypes = " ".join(sparql_string(row["subtype"]) for row in kb.select(_CANDIDATE_SUBTYPES))
+    for query in ("partner-ability-cards", "every-creature-type-cards"):
+        iris += [row["card"] for row in kb.select(library_query(query))]
+    subtypes = [row["subtype"] for row in kb.select(library_query("partner-candidate-subtypes"))]
     if subtypes:
-        values = f"VALUES ?subtype {{ {subtypes} }}"
-        query = f"SELECT DISTINCT ?card WHERE {{ {values} ?card mtgkb:subtype ?subtype }}"
-        iris += [row["card"] for row in kb.select(query)]
+        found = kb.select(library_query("cards-with-subtype"), subtype=[PlainText(s) for s in subtypes])
+        iris += [row["card"] for row in found]
     return list(dict.fromkeys(iris))
 
 
@@ -138,7 +127,9 @@ def is_pairing_input(kb: KnowledgeBase, iri: str, candidate_subtypes: set[str]) 
 
 def candidate_subtypes(kb: KnowledgeBase) -> set[str]:
     """The subtypes partner abilities' candidate requirements name (Background, Time Lord, …)."""
-    return {row["subtype"] for row in kb.select(_CANDIDATE_SUBTYPES)}
+    from mtgkb.kb.query_files import library_query
+
+    return {row["subtype"] for row in kb.select(library_query("partner-candidate-subtypes"))}
 
 
 def read_network(kb: KnowledgeBase) -> PartnerNetwork:
@@ -238,24 +229,15 @@ class PartnersReport:
     groups: list[PartnerGroup]
 
 
-_PARTNERS = """
-SELECT ?other ?mechanic ?label ?rule WHERE {
-  ?pair mtgkb:pairMember ?card .
-  ?pair mtgkb:pairMember ?other .
-  FILTER(?other != ?card)
-  ?pair mtgkb:pairedThrough ?mechanic .
-  ?mechanic rdfs:label ?label .
-  OPTIONAL { ?pair mtgkb:citesRule ?rule }
-}"""
-
-
 def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
     """Every card that can be the second commander of the card ``name``, grouped by ability, read
     from the pairs the store derived when it was built (see :func:`derive_pairs`)."""
     from mtgkb.lookups.common import find_named, rule_number
 
     match = find_named(kb, name, ("card",))
-    rows = kb.select(_PARTNERS, card=match.iri)
+    from mtgkb.kb.query_files import library_query
+
+    rows = kb.select(library_query("partners-of-card"), card=match.iri)
     others = list(dict.fromkeys(row["other"] for row in rows))
     cards = load_cards(kb, [match.iri, *others])
     card = cards[match.iri]

@@ -196,10 +196,9 @@ def read_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
 
 def steps(kb: KnowledgeBase) -> dict[str, StepInfo]:
     """Every step and step-less phase of the turn graph, by the name a situation uses for it."""
-    rows = kb.select(
-        "SELECT ?step ?label ?decided ?attackers WHERE { ?step a mtgkb:Step ; rdfs:label ?label ; "
-        "mtgkb:blockedStatusDecided ?decided ; mtgkb:attackersMayExist ?attackers }"
-    )
+    from mtgkb.kb.query_files import library_query
+
+    rows = kb.select(library_query("turn-steps"))
     found = {}
     for row in rows:
         name = slugify(row["label"]).removesuffix("-step").removesuffix("-phase")
@@ -550,12 +549,10 @@ class _Reader:
             kind, name = next(iter(target.items()))
             if kind in _ATTACK_KINDS and isinstance(name, str):
                 card, display = resolve_card(self.kb, name, f"{where}.{kind}")
-                from mtgkb.kb.sparql_text import sparql_iri, sparql_string
+                from mtgkb.kb.query_files import library_query
 
                 card_type = kind.capitalize()
-                if not self.kb.raw_query(
-                    f"ASK {{ {sparql_iri(card)} mtgkb:cardType {sparql_string(card_type)} }}"
-                ):
+                if not self.kb.raw_query(library_query("card-has-type"), {"card": card, "type": card_type}):
                     raise SituationError(
                         f"{where}.{kind}",
                         f"{display} is not a {kind}; only a player, a planeswalker or a battle is attacked "

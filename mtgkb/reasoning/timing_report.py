@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
 from mtgkb.reasoning.situation import resolve_card, steps
@@ -98,12 +99,11 @@ def _waived(requirement: Node, card: Node, card_mechanics: set[str]) -> bool:
 
 def _steps_allowed(kb: KnowledgeBase, requirements: list[str]) -> list[str]:
     """Steps in turn order that every requirement allows."""
-    from mtgkb.kb.named_queries import get_query, queries_dir
-    from mtgkb.kb.sparql_text import sparql_iri
+    from mtgkb.kb.query_files import library_query
 
-    text = get_query("requirement-steps", queries_dir() / "internal").text
-    values = " ".join(sparql_iri(r) for r in requirements) or "<urn:none>"
-    rows = kb.select(text.replace("WHERE {", f"WHERE {{ VALUES ?requirement {{ {values} }}", 1))
+    # No requirement at all: every step, the steps of a requirement that demands nothing.
+    bound = requirements or [mint("requirement", "none")]
+    rows = kb.select(library_query("requirement-steps"), requirement=bound)
     order: dict[str, int] = {}
     allowed: dict[str, set[str]] = {}
     for row in rows:

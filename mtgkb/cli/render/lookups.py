@@ -121,10 +121,7 @@ def _ability(ability: AbilityInfo, indent: int, oracle_text: str, with_label: bo
         details.append(f"changes: {ability.changes.label or ability.changes.iri}")
     if ability.cost:
         details.append(f"cost {ability.cost}")
-    if ability.partner_text:
-        details.append(f"partner—{ability.partner_text}")
-    if ability.partner_with_name:
-        details.append(f"partner with: {ability.partner_with_name}")
+    details += [parameter.shown_as for parameter in ability.parameters if parameter.shown_as]
     if details:
         lines.append(pad + "  " + " · ".join(details))
     if ability.mechanic and ability.mechanic.usable_in:
