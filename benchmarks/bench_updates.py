@@ -19,6 +19,7 @@ imports with its own cache: the user's files and store are untouched.
 
 from __future__ import annotations
 
+import calendar
 import re
 import shutil
 import statistics
@@ -40,20 +41,6 @@ DISK_BUDGET = 3.0
 CARD = "Grizzly Bears"
 CARD_FILE = "data/cards/grizzly-bears.ttl"
 _EFFECTIVE = re.compile(r"effective as of (\w+ \d+, \d{4})")
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def _edition(source: Path, folder: Path, year: int) -> Path:
@@ -62,7 +49,10 @@ def _edition(source: Path, folder: Path, year: int) -> Path:
     if not _EFFECTIVE.search(text):
         sys.exit(f"{source} says nowhere when it is effective")
     path = folder / f"rules-{year}.txt"
-    path.write_text(_EFFECTIVE.sub(f"effective as of {_MONTHS[year % 12]} 1, {year}", text, count=1), "utf-8")
+    path.write_text(
+        _EFFECTIVE.sub(f"effective as of {calendar.month_name[year % 12 + 1]} 1, {year}", text, count=1),
+        "utf-8",
+    )
     return path
 
 

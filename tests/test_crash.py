@@ -12,9 +12,10 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
+
+from processes import start_mtgkb
 
 from mtgkb.app import open_kb
 from mtgkb.core.paths import imports_dir
@@ -36,16 +37,6 @@ COMBAT = {
 }
 
 
-def _mtgkb(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "mtgkb", *args],
-        env=os.environ.copy(),
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-
-
 def _counts() -> tuple[int, int, dict[str, int]]:
     kb = open_kb()
     graphs = {graph: count for graph, count in kb.meta["graphs"].items()}
@@ -56,7 +47,7 @@ def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, sha
     rules_file = str(shared_data / "rules" / "MagicCompRules-20260417.txt")
     empty = _counts()
     started = time.monotonic()
-    process = _mtgkb("import", "rules", "-q", rules_file)
+    process = start_mtgkb("import", "rules", "-q", rules_file)
     assert process.wait(timeout=300) == 0, process.communicate()
     whole = time.monotonic() - started
     expected = _counts()
@@ -68,14 +59,14 @@ def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, sha
     for moment in moments:
         (imports_dir() / "cr-2026-04-17.nq.gz").unlink()
         assert _counts() == empty
-        process = _mtgkb("import", "rules", "-q", rules_file)
+        process = start_mtgkb("import", "rules", "-q", rules_file)
         time.sleep(moment)
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=60)
         # Whatever the moment, the store opened next is whole: without the edition or with all of it.
         assert _counts() in (empty, expected), f"killed at {moment:.2f} s"
         leftovers = [p.name for p in imports_dir().iterdir() if p.name != "cr-2026-04-17.nq.gz"]
-        process = _mtgkb("import", "rules", "-q", rules_file)
+        process = start_mtgkb("import", "rules", "-q", rules_file)
         assert process.wait(timeout=300) == 0, process.communicate()
         assert _counts() == expected, f"the run after a kill at {moment:.2f} s"
         assert [p.name for p in imports_dir().iterdir()] == ["cr-2026-04-17.nq.gz"], leftovers
@@ -105,8 +96,8 @@ def test_two_importers_and_two_readers_at_once(user_dirs, shared_data: Path, tmp
     ]
     # The sequential run: each import once, then each answer.
     for command in importers:
-        _answers(_mtgkb(*command))
-    expected_answers = [_answers(_mtgkb(*command)) for command in readers]
+        _answers(start_mtgkb(*command))
+    expected_answers = [_answers(start_mtgkb(*command)) for command in readers]
     expected_graphs = _counts()
 
     deadline = time.monotonic() + SECONDS
@@ -133,7 +124,7 @@ def test_two_importers_and_two_readers_at_once(user_dirs, shared_data: Path, tmp
                 else:
                     command = readers[(turn + index) % len(readers)]
                     turn += 1
-                running[slot] = (_mtgkb(*command), command)
+                running[slot] = (start_mtgkb(*command), command)
         time.sleep(0.05)
     assert finished["imports"] >= 2 and finished["answers"] >= 4, finished
     assert _counts() == expected_graphs

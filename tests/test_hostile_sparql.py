@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from processes import start_mtgkb
 
 CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
@@ -25,19 +26,9 @@ def test_a_service_clause_is_refused_with_a_message(run_cli, kb) -> None:
     assert run_cli("sparql", iri).exit_code == 0
 
 
-def _mtgkb(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "mtgkb", *args],
-        env=os.environ.copy(),
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-
-
 def test_a_query_past_its_time_limit_is_stopped_with_a_message(kb) -> None:
     started = time.monotonic()
-    process = _mtgkb("sparql", CARTESIAN, "--timeout", "1")
+    process = start_mtgkb("sparql", CARTESIAN, "--timeout", "1")
     _, err = process.communicate(timeout=120)
     assert process.returncode == 2, err
     assert "ran longer than 1 s" in err and "--timeout" in err
@@ -45,7 +36,7 @@ def test_a_query_past_its_time_limit_is_stopped_with_a_message(kb) -> None:
 
 
 def test_ctrl_c_stops_a_running_query_at_once(kb) -> None:
-    process = _mtgkb("sparql", CARTESIAN, "--timeout", "0")
+    process = start_mtgkb("sparql", CARTESIAN, "--timeout", "0")
     time.sleep(3)  # the store is open and the query running
     assert process.poll() is None, process.communicate()
     process.send_signal(signal.SIGINT)
