@@ -28,10 +28,55 @@ def quiet_option(silenced: str = "progress messages") -> Callable[[Callable[...,
     return click.option("--quiet", "-q", is_flag=True, help=f"No {silenced} on stderr.")
 
 
+#: The modules under mtgkb.cli that define each command: a command loads only its own (a quick
+#: SPARQL query does not pay for importing the verdict, export and serve commands).
+#: tests/test_cli_commands.py checks this table against what every module registers.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "build": ("kb",),
+    "validate": ("kb",),
+    "stats": ("kb",),
+    "card": ("lookups",),
+    "rulings": ("lookups",),
+    "rule": ("lookups",),
+    "search": ("lookups",),
+    "can-activate": ("verdicts",),
+    "can-cast": ("verdicts",),
+    "options": ("verdicts",),
+    "timing": ("verdicts",),
+    "commanders": ("commanders",),
+    "partners": ("commanders",),
+    "copy": ("copy",),
+    "export": ("export",),
+    "fetch": ("fetch",),
+    "import": ("imports", "import_cards"),
+    "push": ("push",),
+    "rules": ("rules",),
+    "serve": ("serve",),
+    "sparql": ("sparql",),
+    "queries": ("sparql",),
+    "query": ("sparql",),
+}
+
+
 class _Group(click.Group):
     """Turns user mistakes into a message and exit status 2 instead of a traceback; with ``--json``
     (or ``--format json``) the message is a JSON object on stdout, like every other answer. Ctrl-C
-    exits 130 (click's own handler would print "Aborted!" and exit 1)."""
+    exits 130 (click's own handler would print "Aborted!" and exit 1). Commands are loaded when
+    named (see COMMAND_MODULES); listing them loads them all."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            import importlib
+
+            if cmd_name not in COMMAND_MODULES:
+                _register_commands()  # click suggests the nearest of the commands it knows
+            for module in COMMAND_MODULES.get(cmd_name, ()):
+                importlib.import_module(f"{__name__}.{module}")
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        _register_commands()
+        return super().list_commands(ctx)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         pairs = zip(args, [*args[1:], ""], strict=True)
@@ -140,7 +185,6 @@ def progress_reporter(quiet: bool = False) -> Callable[[str], None] | None:
 
 
 def main() -> None:
-    _register_commands()
     code: int | str | None = 0
     try:
         cli(prog_name="mtgkb")
