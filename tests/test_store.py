@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -185,10 +186,9 @@ def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name
     from mtgkb.kb.graph_union import _slices
 
     text = b'<s> <p> "a <b> ." <g> .\n<s> <p> <o> <g> .'  # the last line lacks its line break
-    pieces = list(_slices(io.BytesIO(text)))
-    assert b"".join(pieces).splitlines() == [
-        b'<s> <p> "a <b> ." <g> .',
-        b"<s> <p> <o> <g> .",
-        b'<s> <p> "a <b> ." .',
-        b"<s> <p> <o> .",
-    ]
+    expected = [b'<s> <p> "a <b> ." .', b'<s> <p> "a <b> ." <g> .', b"<s> <p> <o> .", b"<s> <p> <o> <g> ."]
+    for size in (4, 7, 30, 1 << 20):  # slices cut mid-line, a line longer than a block, one block
+        with mock.patch("mtgkb.kb.graph_union.SLICE", size):
+            pieces = list(_slices(io.BytesIO(text)))
+        assert all(piece.endswith(b"\n") for piece in pieces)
+        assert sorted(b"".join(pieces).splitlines()) == expected

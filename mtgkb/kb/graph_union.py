@@ -77,18 +77,25 @@ def _slices(stream: Any) -> Iterable[bytes]:
     """The N-Quads text of ``stream`` in slices of about :data:`SLICE` bytes, each cut after a line and
     followed by the same lines without their graph name: the same triples, in the default graph.
     Every importer writes one graph per file (mtgkb.core.nquads.QuadWriter), named on the first line,
-    so a plain byte replacement drops it."""
+    so a plain byte replacement drops it. Read in blocks, not lines: a million readline calls on a
+    decompressing stream cost more than the rest of the slicing."""
     graph_end: bytes | None = None
+    rest = b""
     while True:
-        lines = stream.readlines(SLICE)
-        if not lines:
-            return
-        if lines[-1][-1:] != b"\n":
-            lines[-1] += b"\n"  # a last line without its line break
-        piece = b"".join(lines)
+        block = stream.read(SLICE)
+        if not block:
+            if not rest:
+                return
+            piece, rest = rest + b"\n", b""  # a last line without its line break
+        else:
+            cut = block.rfind(b"\n") + 1
+            if not cut:  # no line ends in this block: read on
+                rest += block
+                continue
+            piece, rest = rest + block[:cut], block[cut:]
         if graph_end is None:
-            first = lines[0]
-            graph_end = first[first.rindex(b" <") :]
+            first = piece[: piece.index(b"\n")]
+            graph_end = first[first.rindex(b" <") :] + b"\n"
         yield piece + piece.replace(graph_end, b" .\n")
 
 
