@@ -192,3 +192,33 @@ def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name
             pieces = list(_slices(io.BytesIO(text)))
         assert all(piece.endswith(b"\n") for piece in pieces)
         assert sorted(b"".join(pieces).splitlines()) == expected
+
+
+def _search_rows(folder: Path) -> list[tuple]:
+    import sqlite3
+
+    db = sqlite3.connect(folder / "search.sqlite")
+    try:
+        return db.execute(
+            "SELECT rowid, name, heading, body, summary, date, iri FROM search ORDER BY rowid"
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def test_the_search_index_built_beside_the_derivations_is_the_one_built_in_process(
+    user_dirs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import concurrent.futures
+
+    from mtgkb.app import build
+
+    beside = _search_rows(build(force=True).path)
+    assert len(beside) > 100  # the shipped cards, rules and rulings
+
+    def no_semaphores(*args: object, **kwargs: object) -> None:
+        raise OSError("this platform lacks a functioning sem_open implementation")
+
+    # Where no other process can be started, the index is built in this one, after the derivations.
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_semaphores)
+    assert _search_rows(build(force=True).path) == beside

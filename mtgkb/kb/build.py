@@ -90,7 +90,10 @@ class SideIndex:
     brought up to date with each change, so that no command waits for it afterwards."""
 
     what: str
-    build: Callable[[KnowledgeBase, Progress | None], None]  # writes it into kb.path
+    #: Writes it into kb.path. A build from scratch runs it in another process (so it must be a
+    #: module-level function) on a checkpoint of the store taken before anything is derived: it may
+    #: read only the sources' facts.
+    build: Callable[[KnowledgeBase, Progress | None], None]
     #: Writes it into kb.path from the one beside the previous store (its folder) and the changes.
     update: Callable[[KnowledgeBase, Path, Changes, Progress | None], None]
     #: Leaves what ``update`` needs in kb.path for the first command that uses the index, when the
@@ -255,23 +258,75 @@ def _build_from_scratch(
     for source in sources:
         _load_source(store, source, progress)
         records[source.key] = _source_record(source, known[source.key])
-    terms = derive_mentions(store, progress)
     kb = KnowledgeBase(temporary, store, {})
-    for derivation in derivations:
-        if progress:
-            progress(f"deriving {derivation.what}")
-        # Into their own named graph and, like every source, into the default graph queries read.
-        parsed = list(ox.parse(derivation.quads(kb).encode("utf-8"), format=ox.RdfFormat.N_QUADS))
-        store.extend(parsed + [ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph()) for q in parsed])
-    graphs = graph_union.graph_counts(store)
-    _write_names(temporary, name_index(store))
-    kb.meta = {"graphs": graphs}
-    for index in indexes:
-        index.build(kb, progress)
+    if progress:
+        progress("compacting the store")
+    # The bulk loads leave many small files, which a process that only reads never merges: merged
+    # now, the search index reads a quarter faster below and a full scan of the store a third faster
+    # for as long as the store is used (two seconds for the full pool).
+    store.optimize()
+    with _side_indexes_beside(store, temporary, indexes, progress):
+        terms = derive_mentions(store, progress)
+        for derivation in derivations:
+            if progress:
+                progress(f"deriving {derivation.what}")
+            # Into their own named graph and, like every source, into the default graph queries read.
+            parsed = list(ox.parse(derivation.quads(kb).encode("utf-8"), format=ox.RdfFormat.N_QUADS))
+            default = ox.DefaultGraph()
+            store.extend(parsed + [ox.Quad(q.subject, q.predicate, q.object, default) for q in parsed])
+        graphs = graph_union.graph_counts(store)
+        _write_names(temporary, name_index(store))
+        kb.meta = {"graphs": graphs}
+        if progress and indexes:
+            progress(f"waiting for {', '.join(index.what for index in indexes)}")
     store.flush()
     del kb, store
     gc.collect()
     return {"graphs": graphs, "sources": records, "mentions_terms": terms}
+
+
+@contextlib.contextmanager
+def _side_indexes_beside(
+    store: Any, folder: Path, indexes: Sequence[SideIndex], progress: Progress | None
+) -> Iterator[None]:
+    """Build ``indexes`` into ``folder`` in other processes, from a checkpoint of ``store`` as it is
+    now (the sources loaded), while the block derives from the store: with two cores the search index
+    (five seconds for the full pool) no longer adds to the partner network and the mentions."""
+    if not indexes:
+        yield
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    snapshot = folder / "sources-snapshot"
+    store.backup(str(snapshot))  # hard links to the store's files: milliseconds
+    if progress:
+        progress(f"building {', '.join(index.what for index in indexes)} beside the rest")
+    try:
+        try:
+            context = multiprocessing.get_context("spawn")  # a fork would copy RocksDB's threads mid-use
+            workers = ProcessPoolExecutor(max_workers=len(indexes), mp_context=context)
+        except (ImportError, OSError, NotImplementedError):  # no working semaphores (no /dev/shm)
+            yield
+            for index in indexes:
+                _build_side_index(index.build, str(snapshot), str(folder))
+            return
+        with workers:
+            built = [workers.submit(_build_side_index, i.build, str(snapshot), str(folder)) for i in indexes]
+            yield
+            for future in built:
+                future.result()
+    finally:
+        shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _build_side_index(
+    build: Callable[[KnowledgeBase, Progress | None], None], snapshot: str, folder: str
+) -> None:
+    """In the other process: one side index of the store checkpointed in ``snapshot``, into ``folder``."""
+    import pyoxigraph as ox
+
+    build(KnowledgeBase(Path(folder), ox.Store.read_only(snapshot), {}), None)
 
 
 def _update(
