@@ -25,6 +25,11 @@ def test_build_updates_only_what_changed_and_full_builds_from_scratch(run_cli, u
     full = run_cli("build", "--full", "--json")
     assert full.exit_code == 0, full.stderr
     assert json.loads(full.stdout)["how"] == "full"
+    # Progress goes to stderr, unless --quiet; the summary stays on stdout.
+    assert "building the knowledge base" in run_cli("build", "--full").stderr
+    quiet = run_cli("build", "--full", "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert "Built the store from scratch" in quiet.stdout
 
 
 def test_stats_counts_what_the_store_holds(run_cli, kb) -> None:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, json_option, progress_reporter, quiet_option
 from mtgkb.cli.output import emit
 
 
 @cli.command()
 @click.option("--full", is_flag=True, help="Build the store from scratch rather than update it.")
+@quiet_option()
 @json_option
-def build(full: bool, as_json: bool) -> None:
+def build(full: bool, quiet: bool, as_json: bool) -> None:
     """Bring the store up to date with ontology/, data/ and imported datasets.
 
     Only the named graphs of the files that changed are replaced (and what is derived from them);
@@ -20,12 +21,12 @@ def build(full: bool, as_json: bool) -> None:
     \b
     Examples:
       mtgkb build
-      mtgkb build --full
+      mtgkb build --full --quiet
     """
     from mtgkb.app import build as build_store
     from mtgkb.cli.render.kb import render_build
 
-    emit(build_store(progress=progress_reporter(as_json), force=full), as_json, render_build)
+    emit(build_store(progress=progress_reporter(quiet or as_json), force=full), as_json, render_build)
 
 
 @cli.command()

@@ -126,18 +126,22 @@ def sparql(
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.render.sparql import render_result
-    from mtgkb.kb.named_queries import parse_param_options
     from mtgkb.kb.sparql import bind_params, read_query_argument, run_query
 
     output_format = _format(fmt, as_json)
     text = read_query_argument(query)
-    given = parse_param_options(params)
+    given: dict[str, str] = {}
+    if params:  # only then: the parameter machinery is a tenth of a quick query's start-up
+        from mtgkb.kb.named_queries import parse_param_options
+
+        given = parse_param_options(params)
     if endpoint is not None:
         bound = bind_params(_LocalKb(), text, given) if given else {}  # type: ignore[arg-type]
         emit(_remote(endpoint, text, bound, output_format, timeout), False, render_result)
         return
     kb = open_kb(progress_reporter())
-    _answer(lambda: run_query(kb, text, bind_params(kb, text, given), output_format), timeout)
+    bound = bind_params(kb, text, given) if given else {}
+    _answer(lambda: run_query(kb, text, bound, output_format), timeout)
 
 
 @cli.command()

@@ -127,8 +127,11 @@ def _digests(sources: list[Source], cache_file: Path) -> tuple[dict[str, str], d
     known: dict[str, Any] = cache.get("files", {})
     result: dict[str, str] = {}
     changed = False
+    folders: dict[Path, Path] = {}  # resolved once each: resolving every file costs a stat per part
     for source in sources:
-        place = str(source.path.resolve())
+        parent = source.path.parent
+        folder = folders.get(parent) or folders.setdefault(parent, parent.resolve())
+        place = str(folder / source.path.name)
         stat = _stat_key(source.path.stat())
         entry = known.get(place)
         if isinstance(entry, list) and len(entry) == 2 and entry[0] == stat:
@@ -140,7 +143,7 @@ def _digests(sources: list[Source], cache_file: Path) -> tuple[dict[str, str], d
             changed = True
         result[source.key] = digest
     if changed:
-        current = {str(s.path.resolve()) for s in sources}
+        current = {str(folders[s.path.parent] / s.path.name) for s in sources}
         cache = {"files": {p: e for p, e in known.items() if p in current or Path(p).exists()}}
         _save(cache_file, cache)
     return result, cache
