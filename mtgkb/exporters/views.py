@@ -73,7 +73,7 @@ def _build(kb: KnowledgeBase, view: str, around: str | None, depth: int) -> tupl
     elif view == "ninjutsu":
         nodes = _iris(kb.select(library_query("view-mechanic-family"), root=mint("mechanic", "ninjutsu")))
     else:
-        from mtgkb.lookups.common import find_named
+        from mtgkb.kb.iri_arguments import find_named
 
         nodes = neighbourhood(kb, find_named(kb, around or "", ("card",)).iri, depth)
     return _subgraph(kb, nodes, f"mtgkb {view}")

@@ -1,14 +1,16 @@
 """A user's way of naming a node: a full IRI, a prefixed name (``mechanic:ninjutsu``) or a name the
-knowledge base knows (``Ninjutsu``), turned into the IRI that queries bind."""
+knowledge base knows (``Ninjutsu``), turned into the IRI that queries bind, and the node a name means
+(:func:`find_named`, which the lookups, verdicts and ``--param`` values share)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from mtgkb.core.errors import NotFoundError
-from mtgkb.kb.vocab import PREFIXES
+from mtgkb.kb.vocab import PREFIXES, V
 
 if TYPE_CHECKING:
+    from mtgkb.kb.names import NameMatch
     from mtgkb.kb.store import KnowledgeBase
 
 NAME_KINDS = ("card", "mechanic", "step", "zone")  # as in mtgkb.kb.names.KINDS, kept here for a cheap import
@@ -37,11 +39,10 @@ def resolve_iri(kb: KnowledgeBase, value: str, kind: str | None = None) -> str:
 
 def _resolve_name(kb: KnowledgeBase, value: str, kind: str | None) -> str:
     from mtgkb.kb.iris import mint
-    from mtgkb.kb.names import resolve
 
     kinds = (kind,) if kind else NAME_KINDS
     try:
-        return resolve(kb.names, value, kinds).iri
+        return find_named(kb, value, kinds).iri
     except NotFoundError:
         # A slug ("partner-family") names a node even when its label reads differently.
         known = {row[1] for row in kb.names if row[2] in kinds}
@@ -53,3 +54,39 @@ def _resolve_name(kb: KnowledgeBase, value: str, kind: str | None) -> str:
             if iri in known:
                 return iri
         raise
+
+
+_CLASS_OF_KIND = {
+    "card": V.Card,
+    "mechanic": V.Mechanic,
+    "step": V.Step,
+    "zone": V.Zone,
+    "concept": V.RulesConcept,
+}
+
+
+def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMatch:
+    """The node ``query`` names, among ``kinds`` in order of preference.
+
+    A full name is its own IRI slug ("yuriko the tigers shadow" -> card/yuriko-the-tigers-shadow),
+    so one small query usually settles it without reading the name index (30,000 names at full
+    scale); short names, prefixes and typos go to :func:`mtgkb.kb.names.resolve`.
+    """
+    from mtgkb.kb.iris import mint
+    from mtgkb.kb.names import NameMatch, resolve
+
+    candidates = []
+    for kind in kinds:
+        try:
+            candidates.append((kind, mint(kind, query)))
+        except ValueError:
+            continue
+    if candidates:
+        from mtgkb.kb.query_files import library_query
+
+        rows = kb.select(library_query("node-classes"), iri=[iri for _, iri in candidates])
+        for kind, iri in candidates:
+            for row in rows:
+                if row["iri"] == iri and row["class"] == _CLASS_OF_KIND[kind]:
+                    return NameMatch(row["name"] or query, iri, kind)
+    return resolve(kb.names, query, kinds)

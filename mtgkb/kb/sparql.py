@@ -369,8 +369,8 @@ def bind_params(kb: KnowledgeBase, query: str, given: dict[str, str]) -> dict[st
 
 def _param_value(kb: KnowledgeBase, value: str, node: bool) -> str:
     from mtgkb.core.errors import AmbiguousNameError, NotFoundError
-    from mtgkb.kb.iri_arguments import expand_prefixed, resolve_iri
-    from mtgkb.kb.names import normalise, resolve
+    from mtgkb.kb.iri_arguments import expand_prefixed, find_named, resolve_iri
+    from mtgkb.kb.names import normalise
 
     text = value.strip()
     if len(text) >= 2 and text[0] == text[-1] == '"':
@@ -383,7 +383,7 @@ def _param_value(kb: KnowledgeBase, value: str, node: bool) -> str:
     if node:
         return resolve_iri(kb, text)
     try:
-        match = resolve(kb.names, text, _NAME_KINDS)
+        match = find_named(kb, text, _NAME_KINDS)
     except (NotFoundError, AmbiguousNameError):
         return value
     return match.iri if normalise(match.name) == normalise(text) else value

@@ -1,5 +1,5 @@
-"""Pieces the lookups share: nodes read from ``?s ?p ?o`` rows, rule numbers, kinds of node, and
-finding a named node with as little work as possible."""
+"""Pieces the lookups share: nodes read from ``?s ?p ?o`` rows, rule numbers and kinds of node (a
+named node is found by :func:`mtgkb.kb.iri_arguments.find_named`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 if TYPE_CHECKING:
     from mtgkb.core.errors import NotFoundError
-    from mtgkb.kb.names import NameMatch
     from mtgkb.kb.store import KnowledgeBase
 
 RULE_PREFIX = namespace("cr")
@@ -37,14 +36,6 @@ _KIND_BY_CLASS = [
     (V.KeywordAbility, "ability"),
     (V.Edition, "edition"),
 ]
-
-_CLASS_OF_KIND = {
-    "card": V.Card,
-    "mechanic": V.Mechanic,
-    "step": V.Step,
-    "zone": V.Zone,
-    "concept": V.RulesConcept,
-}
 
 
 def kind_of(classes: list[str] | set[str]) -> str:
@@ -108,32 +99,6 @@ def read_graph(rows: list[dict[str, Any]]) -> Graph:
 def rule_number(iri: str) -> str:
     """``.../cr/702.49d`` -> ``702.49d``."""
     return iri.removeprefix(RULE_PREFIX)
-
-
-def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMatch:
-    """The node ``query`` names, among ``kinds`` in order of preference.
-
-    A full name is its own IRI slug ("yuriko the tigers shadow" -> card/yuriko-the-tigers-shadow),
-    so one small query usually settles it without reading the name index (30,000 names at full
-    scale); short names, prefixes and typos go to :func:`mtgkb.kb.names.resolve`.
-    """
-    from mtgkb.kb.names import NameMatch, resolve
-
-    candidates = []
-    for kind in kinds:
-        try:
-            candidates.append((kind, mint(kind, query)))
-        except ValueError:
-            continue
-    if candidates:
-        from mtgkb.kb.query_files import library_query
-
-        rows = kb.select(library_query("node-classes"), iri=[iri for _, iri in candidates])
-        for kind, iri in candidates:
-            for row in rows:
-                if row["iri"] == iri and row["class"] == _CLASS_OF_KIND[kind]:
-                    return NameMatch(row["name"] or query, iri, kind)
-    return resolve(kb.names, query, kinds)
 
 
 #: The named graphs of the card imports and the start of those of the rules imports.

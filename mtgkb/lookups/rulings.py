@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.core.rule_numbers import sorted_numbers
+from mtgkb.kb.iri_arguments import find_named
 from mtgkb.kb.query_files import library_query, named_query_text
 from mtgkb.kb.vocab import V
-from mtgkb.lookups.common import Graph, Node, find_named, read_graph, rule_number
+from mtgkb.lookups.common import Graph, Node, read_graph, rule_number
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase

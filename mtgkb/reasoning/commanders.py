@@ -63,7 +63,7 @@ class Pairing:
 
 def commanders_verdict(kb: KnowledgeBase, names: list[str]) -> CommandersVerdict:
     """The verdict on ``names`` (any case or accents; unique prefixes do) as a deck's commanders."""
-    from mtgkb.lookups.common import find_named
+    from mtgkb.kb.iri_arguments import find_named
 
     matches = [find_named(kb, name, ("card",)) for name in names]
     facts = load_cards(kb, [m.iri for m in matches])

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, shown
+from mtgkb.kb.iri_arguments import find_named
 from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDFS_LABEL, V
-from mtgkb.lookups.common import find_named, read_graph, rule_number
+from mtgkb.lookups.common import read_graph, rule_number
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.reasoning.copy_situation import Situation, SituationObject
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order

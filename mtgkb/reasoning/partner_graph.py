@@ -232,7 +232,8 @@ class PartnersReport:
 def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
     """Every card that can be the second commander of the card ``name``, grouped by ability, read
     from the pairs the store derived when it was built (see :func:`derive_pairs`)."""
-    from mtgkb.lookups.common import find_named, rule_number
+    from mtgkb.kb.iri_arguments import find_named
+    from mtgkb.lookups.common import rule_number
 
     match = find_named(kb, name, ("card",))
     from mtgkb.kb.query_files import library_query

@@ -574,7 +574,7 @@ class _Reader:
 def resolve_card(kb: KnowledgeBase, name: str, where: str) -> tuple[str, str]:
     """(IRI, name as the data spells it) of the card ``name``; a miss names the field (``CARD``:
     the command's argument)."""
-    from mtgkb.lookups.common import find_named
+    from mtgkb.kb.iri_arguments import find_named
 
     try:
         match = find_named(kb, name, ("card",))
