@@ -34,7 +34,13 @@ def keyword_table(root: Path | None = None) -> KeywordTable:
     """The table for the curated data under ``root`` (default: the repository, or MTGKB_ROOT)."""
     from mtgkb.core.paths import repo_root
 
-    return _table((root or repo_root()).resolve())
+    return _table_at(root or repo_root())
+
+
+@functools.cache
+def _table_at(root: Path) -> KeywordTable:
+    # Asked once per card of an import: resolving the folder each time cost most of a second.
+    return _table(root.resolve())
 
 
 @functools.cache

@@ -6,6 +6,7 @@ renamed: a replaced node is deprecated with ``owl:deprecated`` and ``dcterms:isR
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -42,12 +43,18 @@ KINDS = frozenset(
 _RULE_NUMBER = re.compile(r"^(\d|\d{3}(\.\d+[a-z]?)?)\.?$")
 
 
+_DASHES = re.compile(r"[\u2010-\u2015/]")
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_KEPT_AS_GIVEN = re.compile(r"[0-9a-f]{8}|\d{4}-\d{2}-\d{2}|\d+")
+
+
+@functools.lru_cache(maxsize=1 << 16)  # an import names each card once per ruling about it
 def slugify(text: str) -> str:
     """Lower-case ASCII words joined by hyphens: "Pir, Imaginative Rascal" -> "pir-imaginative-rascal"."""
-    text = re.sub(r"[\u2010-\u2015/]", " ", text)
+    text = _DASHES.sub(" ", text)
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     ascii_text = ascii_text.replace("&", " and ").replace("'", "").replace("\u2019", "")
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")
 
 
 def mint(kind: str, *parts: str) -> str:
@@ -78,7 +85,7 @@ def namespace(kind: str) -> str:
 
 
 def _segment(part: str) -> str:
-    if re.fullmatch(r"[0-9a-f]{8}|\d{4}-\d{2}-\d{2}|\d+", part):
+    if _KEPT_AS_GIVEN.fullmatch(part):
         return part
     slug = slugify(part)
     if not slug:
