@@ -152,12 +152,11 @@ def known_cards(replaced: set[str]) -> KnownCards:
 
     known = KnownCards()
     kb = open_kb()
-    for row in kb.raw_query(library_query("known-cards")):
-        if row["g"].value in replaced:
-            continue
-        values = {key: row[key].value if row[key] is not None else None for key in ("name", "id", "also")}
-        known.add(row["card"].value, values["name"], values["id"])
-        known.add(row["card"].value, values["also"], None, primary=False)
+    # Only the other graphs are read: reading the replaced pool's 30,000 cards to skip them took a second.
+    others = sorted(graph for graph in kb.meta.get("graphs", {}) if graph not in replaced)
+    for row in kb.select(library_query("known-cards"), g=others):
+        known.add(row["card"], row["name"], row["id"])
+        known.add(row["card"], row["also"], None, primary=False)
     # The store is rebuilt next: let go of the old one's caches first.
     del kb
     gc.collect()
