@@ -209,16 +209,33 @@ def _search_rows(folder: Path) -> list[tuple]:
 def test_the_search_index_built_beside_the_derivations_is_the_one_built_in_process(
     user_dirs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import concurrent.futures
+    import multiprocessing
 
     from mtgkb.app import build
 
     beside = _search_rows(build(force=True).path)
     assert len(beside) > 100  # the shipped cards, rules and rulings
 
-    def no_semaphores(*args: object, **kwargs: object) -> None:
+    def no_processes(*args: object, **kwargs: object) -> None:
         raise OSError("this platform lacks a functioning sem_open implementation")
 
     # Where no other process can be started, the index is built in this one, after the derivations.
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_semaphores)
+    monkeypatch.setattr(multiprocessing, "get_context", no_processes)
     assert _search_rows(build(force=True).path) == beside
+
+
+def _fails_in_another_process(kb, progress) -> None:
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        raise RuntimeError("this index cannot be built in another process")
+    (kb.path / "side-index.txt").write_text("built by the build's own process")
+
+
+def test_a_side_index_whose_process_failed_is_built_by_the_build_itself(user_dirs) -> None:
+    from mtgkb.app import derivations
+    from mtgkb.kb.build import SideIndex
+
+    index = SideIndex("a side index", _fails_in_another_process, lambda *args: None)
+    summary = store_module.build(force=True, derivations=derivations(), indexes=(index,))
+    assert (summary.path / "side-index.txt").read_text() == "built by the build's own process"

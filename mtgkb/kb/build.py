@@ -23,6 +23,7 @@ import gc
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -291,42 +292,65 @@ def _side_indexes_beside(
 ) -> Iterator[None]:
     """Build ``indexes`` into ``folder`` in other processes, from a checkpoint of ``store`` as it is
     now (the sources loaded), while the block derives from the store: with two cores the search index
-    (five seconds for the full pool) no longer adds to the partner network and the mentions."""
+    (five seconds for the full pool) no longer adds to the partner network and the mentions.
+
+    One process per index, which exits once its index is written: a killed build leaves no process
+    waiting for more work (a process pool's workers would wait forever). An index whose process
+    failed or could not start is built here afterwards, where its error is reported as any other."""
     if not indexes:
         yield
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     snapshot = folder / "sources-snapshot"
     store.backup(str(snapshot))  # hard links to the store's files: milliseconds
     if progress:
         progress(f"building {', '.join(index.what for index in indexes)} beside the rest")
+    workers: list[Any] = []
     try:
-        try:
-            context = multiprocessing.get_context("spawn")  # a fork would copy RocksDB's threads mid-use
-            workers = ProcessPoolExecutor(max_workers=len(indexes), mp_context=context)
-        except (ImportError, OSError, NotImplementedError):  # no working semaphores (no /dev/shm)
-            yield
-            for index in indexes:
-                _build_side_index(index.build, str(snapshot), str(folder))
-            return
-        with workers:
-            built = [workers.submit(_build_side_index, i.build, str(snapshot), str(folder)) for i in indexes]
-            yield
-            for future in built:
-                future.result()
+        context = multiprocessing.get_context("spawn")  # a fork would copy RocksDB's threads mid-use
+        for index in indexes:
+            worker = context.Process(
+                target=_build_side_index_quietly, args=(index.build, str(snapshot), str(folder)), daemon=True
+            )
+            worker.start()
+            workers.append(worker)
+    except (ImportError, OSError):  # no process can be started here: the indexes are built below
+        pass
+    try:
+        yield
+        for position, index in enumerate(indexes):
+            if position < len(workers):
+                workers[position].join()
+                if workers[position].exitcode == 0:
+                    continue
+            _build_side_index(index.build, str(snapshot), str(folder))
     finally:
+        for worker in workers:
+            if worker.is_alive():  # the block failed: its indexes are not wanted
+                worker.terminate()
+                worker.join()
         shutil.rmtree(snapshot, ignore_errors=True)
 
 
 def _build_side_index(
     build: Callable[[KnowledgeBase, Progress | None], None], snapshot: str, folder: str
 ) -> None:
-    """In the other process: one side index of the store checkpointed in ``snapshot``, into ``folder``."""
+    """One side index of the store checkpointed in ``snapshot``, into ``folder``."""
     import pyoxigraph as ox
 
     build(KnowledgeBase(Path(folder), ox.Store.read_only(snapshot), {}), None)
+
+
+def _build_side_index_quietly(
+    build: Callable[[KnowledgeBase, Progress | None], None], snapshot: str, folder: str
+) -> None:
+    """In the other process: exits 1 without a traceback when the index cannot be built (the build
+    then makes it in its own process, and reports why)."""
+    try:
+        _build_side_index(build, snapshot, folder)
+    except BaseException:
+        sys.exit(1)
 
 
 def _update(
