@@ -314,9 +314,14 @@ def _cost(
         for prop, apply in ((V.costReduction, mana.reduce), (V.costIncrease, mana.add)):
             amount = ability.first(prop)
             if amount:
-                total = apply(total, mana.parse_cost(amount))
+                change = mana.parse_cost(amount)
+                total = apply(total, change)
                 word = "less" if prop == V.costReduction else "more"
                 notes.append(f"{changer.name} makes it cost {amount} {word}")
+                if prop == V.costReduction:
+                    # A discount of generic mana never takes off a coloured symbol (118.7a).
+                    wanted = ["118.7", "118.7a"] if not change.symbols else ["118.7"]
+                    cites += [number for number in wanted if number not in cites]
     cost_text = total.text() + (f", {extra}" if extra else "")
     available = graph.situation.players[player].mana
     if any("/" in s for s in total.symbols):
