@@ -125,6 +125,19 @@ def open_current() -> KnowledgeBase | None:
         return None
 
 
+def current_store_path() -> Path | None:
+    """The folder of the finished store of the current sources; None when it is not built yet (a
+    running server keeps answering from the store it has until then)."""
+    from mtgkb.kb.sources import all_sources, fingerprint
+
+    path = stores_dir() / fingerprint(all_sources())
+    try:
+        check_store(path)
+    except (OSError, ValueError):
+        return None
+    return path
+
+
 def open_store(path: Path) -> KnowledgeBase:
     import pyoxigraph as ox
 

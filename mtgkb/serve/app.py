@@ -20,6 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from mtgkb.core.errors import MtgkbError
+from mtgkb.kb.store import check_store, current_store_path
 from mtgkb.serve import api, static
 from mtgkb.serve.jobs import error_reply
 from mtgkb.serve.limits import Limits
@@ -72,9 +73,14 @@ def create_app(
     ``on_ready`` is called once its workers have opened the store."""
     limits = limits or Limits()
 
+    def switched(path: Path) -> None:
+        sys.stderr.write(f"mtgkb serve: the knowledge base changed; answering from {path}\n")
+        with contextlib.suppress(OSError, ValueError):
+            app.state.graphs = tuple(sorted(check_store(path).get("graphs", {})))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = WorkerPool(store_path, limits)
+        pool = WorkerPool(store_path, limits, current_store_path, switched)
         app.state.pool = pool
         try:
             await pool.start()

@@ -7,6 +7,10 @@ once, and a fresh worker takes its place. The server's own process only reads re
 answers, so it keeps serving whatever a query does (a crash or an out-of-memory kill included).
 
 A request waits for a free worker at most as long as the time limit; then it gets 503 (busy).
+
+When the sources change and their store is built (an import, an edit followed by any command), the
+pool moves to the new store: idle workers are replaced at once, busy ones once their job is answered,
+so no request fails and none after the switch sees the old store.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import contextlib
 import multiprocessing
 import signal
 import sys
+import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -24,6 +30,8 @@ from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
 
 _START_TIMEOUT = 120.0  # seconds a new worker may take to open the store
+#: Seconds between two looks for a newer store: a look stats the source files (milliseconds).
+NEWER_STORE_EVERY = 2.0
 
 
 def worker_main(connection: Connection, store_path: str, limits: Limits) -> None:
@@ -51,6 +59,7 @@ def worker_main(connection: Connection, store_path: str, limits: Limits) -> None
 
 class Worker:
     def __init__(self, store_path: Path, limits: Limits) -> None:
+        self.store_path = store_path
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
         self.process = context.Process(
@@ -82,11 +91,21 @@ class Worker:
 
 
 class WorkerPool:
-    """``limits.workers`` workers over the store at ``store_path``; :meth:`run` hands a job to a free one."""
+    """``limits.workers`` workers over the store at ``store_path``; :meth:`run` hands a job to a free one.
+    ``newest`` says which store is current (None: none is built yet); ``on_switch`` hears of a move."""
 
-    def __init__(self, store_path: Path, limits: Limits) -> None:
+    def __init__(
+        self,
+        store_path: Path,
+        limits: Limits,
+        newest: Callable[[], Path | None] | None = None,
+        on_switch: Callable[[Path], None] | None = None,
+    ) -> None:
         self.store_path = store_path
         self.limits = limits
+        self._newest = newest
+        self._on_switch = on_switch
+        self._looked = time.monotonic()
         self._idle: asyncio.Queue[Worker] = asyncio.Queue()
         self._all: set[Worker] = set()
         self._closing = False
@@ -121,6 +140,7 @@ class WorkerPool:
         """The reply to ``job`` from a free worker, or a 503 when none is free in time or the job runs
         past the time limit (its worker is then replaced)."""
         timeout = self.limits.timeout
+        self._follow_newer_store()
         try:
             worker = await asyncio.wait_for(self._idle.get(), timeout)
         except TimeoutError:
@@ -148,10 +168,30 @@ class WorkerPool:
                 json_body=job.kind == "api",
             )
         finally:
-            if done:
-                self._idle.put_nowait(worker)
-            else:  # timed out, died, or the client went away mid-job: its pipe is in an unknown state
+            if not done:  # timed out, died, or the client went away mid-job: its pipe is in an unknown state
                 self._replace(worker)
+            elif worker.store_path != self.store_path:  # the store changed while it answered
+                self._replace(worker, counted=False)
+            else:
+                self._idle.put_nowait(worker)
+
+    def _follow_newer_store(self) -> None:
+        """Move to the store of the current sources when one newer than the pool's is built."""
+        now = time.monotonic()
+        if self._newest is None or self._closing or now - self._looked < NEWER_STORE_EVERY:
+            return
+        self._looked = now
+        try:
+            newest = self._newest()
+        except OSError:  # a source folder being replaced right now: look again later
+            return
+        if newest is None or newest == self.store_path:
+            return
+        self.store_path = newest
+        if self._on_switch is not None:
+            self._on_switch(newest)
+        while not self._idle.empty():
+            self._replace(self._idle.get_nowait(), counted=False)
 
     async def _ask(self, worker: Worker, job: Job) -> Reply:
         loop = asyncio.get_running_loop()
@@ -175,10 +215,13 @@ class WorkerPool:
             with contextlib.suppress(Exception):
                 loop.remove_reader(connection.fileno())
 
-    def _replace(self, worker: Worker) -> None:
+    def _replace(self, worker: Worker, counted: bool = True) -> None:
+        """Kill ``worker`` and start another in its place; ``counted``: it failed (timed out or died)
+        rather than served a store that is no longer current."""
         worker.kill()
         self._all.discard(worker)
-        self.replaced += 1
+        if counted:
+            self.replaced += 1
         if self._closing:
             return
         loop = asyncio.get_running_loop()
