@@ -213,8 +213,18 @@ def test_the_search_index_built_beside_the_derivations_is_the_one_built_in_proce
 
     from mtgkb.app import build
 
+    here = _search_rows(build(force=True).path)  # the shipped files alone are too few to start a process
+    assert len(here) > 100  # the shipped cards, rules and rulings
+    monkeypatch.setattr(store_module, "_INDEXES_APART_FROM", 0)
+    in_process = store_module._build_side_index
+
+    def not_here(*args: object) -> None:
+        raise AssertionError("the index was built by the build's own process, not beside it")
+
+    monkeypatch.setattr(store_module, "_build_side_index", not_here)  # the other process has its own
     beside = _search_rows(build(force=True).path)
-    assert len(beside) > 100  # the shipped cards, rules and rulings
+    assert beside == here
+    monkeypatch.setattr(store_module, "_build_side_index", in_process)
 
     def no_processes(*args: object, **kwargs: object) -> None:
         raise OSError("this platform lacks a functioning sem_open implementation")
@@ -232,9 +242,13 @@ def _fails_in_another_process(kb, progress) -> None:
     (kb.path / "side-index.txt").write_text("built by the build's own process")
 
 
-def test_a_side_index_whose_process_failed_is_built_by_the_build_itself(user_dirs) -> None:
+def test_a_side_index_whose_process_failed_is_built_by_the_build_itself(
+    user_dirs, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from mtgkb.app import derivations
     from mtgkb.kb.build import SideIndex
+
+    monkeypatch.setattr(store_module, "_INDEXES_APART_FROM", 0)
 
     index = SideIndex("a side index", _fails_in_another_process, lambda *args: None)
     summary = store_module.build(force=True, derivations=derivations(), indexes=(index,))
