@@ -279,8 +279,6 @@ def _build_from_scratch(
         graphs = graph_union.graph_counts(store)
         _write_names(temporary, name_index(store))
         kb.meta = {"graphs": graphs}
-        if progress and indexes:
-            progress(f"waiting for {', '.join(index.what for index in indexes)}")
     store.flush()
     del kb, store
     gc.collect()
@@ -330,6 +328,8 @@ def _side_indexes_beside(
         pass
     try:
         yield
+        if progress and workers:
+            progress(f"waiting for {', '.join(index.what for index in indexes)}")
         for position, index in enumerate(indexes):
             if position < len(workers):
                 workers[position].join()
