@@ -16,7 +16,7 @@ import subprocess
 import sys
 from collections import Counter
 
-from cold_runs import ENVIRONMENT, IMPORT_RDFLIB, medians, mtgkb_with_store
+from cold_runs import ENVIRONMENT, against_rdflib, mtgkb_with_store
 from figures import Figure, main
 
 RUNS, QUICK_RUNS = 10, 3
@@ -30,14 +30,7 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
         f"mtgkb commanders '{FIRST}' '{SECOND}'": ([mtgkb, "commanders", FIRST, SECOND], 1.5),
         f"mtgkb partners '{FIRST}'": ([mtgkb, "partners", FIRST], 2.0),
     }
-    times = medians(
-        {"rdflib": IMPORT_RDFLIB, **{name: command for name, (command, _) in commands.items()}}, runs
-    )
-    note = f"median of {runs}"
-    return [
-        Figure(name, times[name], "s", "import rdflib", times["rdflib"], budget, note=note)
-        for name, (_, budget) in commands.items()
-    ]
+    return against_rdflib(commands, runs)
 
 
 def pair_counts() -> None:

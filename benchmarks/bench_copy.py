@@ -13,7 +13,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from cold_runs import IMPORT_RDFLIB, medians, mtgkb_with_store
+from cold_runs import against_rdflib, mtgkb_with_store
 from figures import Figure, main
 
 RUNS, QUICK_RUNS = 10, 3
@@ -47,39 +47,20 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
         board = Path(folder) / "board.json"
         board.write_text(json.dumps(SITUATION), encoding="utf-8")
         commands = {
-            "rdflib": IMPORT_RDFLIB,
-            "mtgkb copy \"Sakashima's Student\" --target 'Grizzly Bears'": [
-                mtgkb,
-                "copy",
-                "Sakashima's Student",
-                "--target",
-                "Grizzly Bears",
-            ],
-            "mtgkb copy Clone --target 'Spark Double' --situation FILE": [
-                mtgkb,
-                "copy",
-                "Clone",
-                "--target",
-                "Spark Double",
-                "--situation",
-                str(board),
-            ],
-            "mtgkb copy 'Sakashima the Impostor' --target Clone --json": [
-                mtgkb,
-                "copy",
-                "Sakashima the Impostor",
-                "--target",
-                "Clone",
-                "--json",
-            ],
+            "mtgkb copy \"Sakashima's Student\" --target 'Grizzly Bears'": (
+                [mtgkb, "copy", "Sakashima's Student", "--target", "Grizzly Bears"],
+                BUDGET,
+            ),
+            "mtgkb copy Clone --target 'Spark Double' --situation FILE": (
+                [mtgkb, "copy", "Clone", "--target", "Spark Double", "--situation", str(board)],
+                BUDGET,
+            ),
+            "mtgkb copy 'Sakashima the Impostor' --target Clone --json": (
+                [mtgkb, "copy", "Sakashima the Impostor", "--target", "Clone", "--json"],
+                BUDGET,
+            ),
         }
-        times = medians(commands, runs)
-    baseline = times.pop("rdflib")
-    note = f"median of {runs}"
-    return [
-        Figure(name, value, "s", "import rdflib", baseline, BUDGET, note=note)
-        for name, value in times.items()
-    ]
+        return against_rdflib(commands, runs)
 
 
 if __name__ == "__main__":

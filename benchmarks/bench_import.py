@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cold_runs import ENVIRONMENT, IMPORT_RDFLIB, measured, medians, mtgkb_command, wall_time
+from cold_runs import ENVIRONMENT, against_rdflib, measured, mtgkb_command, wall_time
 from figures import Figure, main
 
 DEFAULT = (
@@ -72,25 +72,19 @@ def figures(quick: bool = False, runs: int | None = None, file: Path = DEFAULT) 
         search = [mtgkb, "search", "unblocked attacker"]
         first_search = measured(search, env)[0]  # the index was built with the store
         lookups = {
-            "rdflib": IMPORT_RDFLIB,
-            "cold mtgkb card": [mtgkb, "card", "Yuriko, the Tiger's Shadow"],
-            "cold mtgkb rulings": [mtgkb, "rulings", "Yuriko, the Tiger's Shadow"],
-            "cold mtgkb search": search,
+            "cold mtgkb card": ([mtgkb, "card", "Yuriko, the Tiger's Shadow"], LOOKUP_BUDGET),
+            "cold mtgkb rulings": ([mtgkb, "rulings", "Yuriko, the Tiger's Shadow"], LOOKUP_BUDGET),
+            "cold mtgkb search": (search, LOOKUP_BUDGET),
         }
-        times = medians(lookups, lookup_runs, env)
-    baseline = times.pop("rdflib")
-    lookup_note = f"median of {lookup_runs}, MTGJSON only"
-    found += [
-        Figure(name, value, "s", "import rdflib", baseline, LOOKUP_BUDGET, note=lookup_note)
-        for name, value in times.items()
-    ]
+        cold = against_rdflib(lookups, lookup_runs, env, f"median of {lookup_runs}, MTGJSON only")
+    found += cold
     found.append(
         Figure(
             "first mtgkb search after the import",
             first_search,
             "s",
             "later search",
-            times["cold mtgkb search"],
+            next(figure.value for figure in cold if figure.name == "cold mtgkb search"),
             SEARCH_BUDGET,
         )
     )

@@ -9,7 +9,7 @@ script builds the store before timing.
 
 from __future__ import annotations
 
-from cold_runs import IMPORT_RDFLIB, medians, mtgkb_with_store
+from cold_runs import against_rdflib, mtgkb_with_store
 from figures import Figure, main
 
 RUNS, QUICK_RUNS = 10, 3
@@ -21,18 +21,11 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
     runs = runs or (QUICK_RUNS if quick else RUNS)
     mtgkb = mtgkb_with_store()
     commands = {
-        "rdflib": IMPORT_RDFLIB,
-        f"mtgkb card '{CARD}'": [mtgkb, "card", CARD],
-        f"mtgkb rulings '{CARD}'": [mtgkb, "rulings", CARD],
-        "mtgkb rule 702.49d": [mtgkb, "rule", "702.49d"],
+        f"mtgkb card '{CARD}'": ([mtgkb, "card", CARD], BUDGET),
+        f"mtgkb rulings '{CARD}'": ([mtgkb, "rulings", CARD], BUDGET),
+        "mtgkb rule 702.49d": ([mtgkb, "rule", "702.49d"], BUDGET),
     }
-    times = medians(commands, runs)
-    baseline = times.pop("rdflib")
-    note = f"median of {runs}"
-    return [
-        Figure(name, value, "s", "import rdflib", baseline, BUDGET, note=note)
-        for name, value in times.items()
-    ]
+    return against_rdflib(commands, runs)
 
 
 if __name__ == "__main__":

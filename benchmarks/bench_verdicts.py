@@ -12,7 +12,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from cold_runs import IMPORT_RDFLIB, medians, mtgkb_with_store
+from cold_runs import against_rdflib, mtgkb_with_store
 from figures import Figure, main
 
 RUNS, QUICK_RUNS = 10, 3
@@ -57,15 +57,7 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
             "mtgkb options": ([mtgkb, "options", "-s", str(situation)], 2.0),
             "mtgkb timing": ([mtgkb, "timing", "Ninja of the Deep Hours"], 1.5),
         }
-        times = medians(
-            {"rdflib": IMPORT_RDFLIB, **{name: command for name, (command, _) in commands.items()}}, runs
-        )
-    baseline = times.pop("rdflib")
-    note = f"median of {runs}"
-    return [
-        Figure(name, times[name], "s", "import rdflib", baseline, budget, note=note)
-        for name, (_, budget) in commands.items()
-    ]
+        return against_rdflib(commands, runs)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from figures import Figure
+
 # Bytecode caches as a user has them: a shell with PYTHONDONTWRITEBYTECODE set would make every cold
 # run recompile mtgkb's sources (an editable install has no compiled files), but not rdflib's.
 ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -72,6 +74,23 @@ def medians(
         for name, command in commands.items():
             times[name].append(wall_time(command, env))
     return {name: statistics.median(samples) for name, samples in times.items()}
+
+
+def against_rdflib(
+    commands: Mapping[str, tuple[list[str], float]],
+    runs: int,
+    env: Mapping[str, str] | None = None,
+    note: str | None = None,
+) -> list[Figure]:
+    """A figure for each command (name -> (command, budget)): its median time over ``runs``, against
+    ``python -c "import rdflib"`` timed side by side as the baseline of a cold command."""
+    timed = {"rdflib": IMPORT_RDFLIB, **{name: command for name, (command, _) in commands.items()}}
+    times = medians(timed, runs, env)
+    note = note or f"median of {runs}"
+    return [
+        Figure(name, times[name], "s", "import rdflib", times["rdflib"], budget, note=note)
+        for name, (_, budget) in commands.items()
+    ]
 
 
 def mtgkb_command() -> str:

@@ -114,13 +114,17 @@ def check_store(path: Path) -> dict[str, Any]:
     return meta
 
 
+def _store_of_current_sources() -> Path:
+    from mtgkb.kb.sources import all_sources, fingerprint
+
+    return stores_dir() / fingerprint(all_sources())
+
+
 def open_current() -> KnowledgeBase | None:
     """The store of the current sources when it is there and sound; None when it must be built,
     updated or repaired first (see :mod:`mtgkb.kb.build`, which this does not import)."""
-    from mtgkb.kb.sources import all_sources, fingerprint
-
     try:
-        return open_store(stores_dir() / fingerprint(all_sources()))
+        return open_store(_store_of_current_sources())
     except (OSError, ValueError, RuntimeError):  # RocksDB reports damage as RuntimeError
         return None
 
@@ -128,9 +132,7 @@ def open_current() -> KnowledgeBase | None:
 def current_store_path() -> Path | None:
     """The folder of the finished store of the current sources; None when it is not built yet (a
     running server keeps answering from the store it has until then)."""
-    from mtgkb.kb.sources import all_sources, fingerprint
-
-    path = stores_dir() / fingerprint(all_sources())
+    path = _store_of_current_sources()
     try:
         check_store(path)
     except (OSError, ValueError):
