@@ -116,6 +116,17 @@ def test_host_headers_cannot_grow_the_servers_memory(server) -> None:
     _no_tracebacks(server)
 
 
+def test_the_service_description_is_capped_like_any_answer() -> None:
+    """It was capped at 1 GB, not at --max-result-mb."""
+    from mtgkb.serve.sparql_protocol import service_description
+
+    graphs = tuple(f"https://w3id.org/mtgkb/graph/g{number}" for number in range(50))
+    small = service_description("http://127.0.0.1:7878/sparql", graphs, None, 1024 * 1024)
+    assert small.status_code == 200 and b"graph/g49" in small.body
+    refused = service_description("http://127.0.0.1:7878/sparql", graphs, None, 2000)
+    assert refused.status_code == 403 and b"2,000 bytes" in refused.body
+
+
 # --- oversized requests: 413 / 431 with a message, not a reset ------------------------------------
 
 
