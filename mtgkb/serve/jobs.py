@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, NotFoundError, shown
-from mtgkb.serve.limits import CappedBuffer, Limits, ResultTooLarge
+from mtgkb.serve.limits import CappedBuffer, HeadersTooLarge, Limits, ResultTooLarge
 from mtgkb.serve.negotiation import ResultFormat, choose, media_types
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def status_of(error: MtgkbError) -> int:
     """The HTTP status for a library error."""
     from mtgkb.kb.query_limits import QueryTimeout, ServiceRefused
     from mtgkb.kb.sparql import UpdateRefused
-    from mtgkb.serve.limits import HeadersTooLarge, RequestTooLarge
+    from mtgkb.serve.limits import RequestTooLarge
 
     if isinstance(error, NotFoundError) or isinstance(error.__cause__, NotFoundError):
         return 404  # a name that matches nothing (also when reported as a field of a situation)
