@@ -110,7 +110,7 @@ def resolve_node(kb: KnowledgeBase, text: str) -> str:
     if iri is None:
         from mtgkb.kb.names import resolve
 
-        iri = resolve(kb.names, value, ("card", "mechanic", "step", "zone", "concept")).iri
+        iri = resolve(kb.names, value, ("card", "mechanic", "step", "zone", "concept", "melded")).iri
     if not _exists(kb, iri):
         raise NotFoundError("node", value, [])
     return iri
