@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.routing import Route
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.serve.jobs import Job, error_reply
 from mtgkb.serve.sparql_protocol import ProtocolError, read_body, reply_response
 
@@ -42,7 +42,7 @@ def _integer(request: Request, name: str, default: int | None = None, minimum: i
     try:
         number = int(value)
     except ValueError:
-        raise MtgkbError(f"'{name}' must be a whole number, not '{value}'") from None
+        raise MtgkbError(f"'{name}' must be a whole number, not '{shown(value)}'") from None
     if number < minimum:
         raise MtgkbError(f"'{name}' must be at least {minimum}")
     return number
