@@ -113,7 +113,7 @@ async def _call(request: Request) -> dict[str, Any]:
             args["target"] = _required(request, "target", "/api/copy?card=Clone&target=Grizzly+Bears")
         args["situation"] = await _situation_text(request)
     if path and call not in ("card", "rulings", "timing", "partners", "rule"):
-        raise ProtocolError(404, f"no API route /api/{call}/{path}", "see the list in the README")
+        raise ProtocolError(404, f"no API route {shown(f'/api/{call}/{path}')}", "see the list in the README")
     return {"call": call, "args": args}
 
 
@@ -126,7 +126,7 @@ async def api_endpoint(request: Request) -> Response:
     try:
         if call not in _GET | _POST:
             raise ProtocolError(
-                404, f"no API route /api/{call}", "routes: " + ", ".join(sorted(_GET | _POST))
+                404, f"no API route /api/{shown(call)}", "routes: " + ", ".join(sorted(_GET | _POST))
             )
         wanted = "GET" if call in _GET else "POST"
         if request.method != wanted:
