@@ -131,7 +131,7 @@ def _text_with_digits(document: object) -> str:
 
 
 def _refused(run_cli, command: list[str], text: str) -> str:
-    """The field an exit-2 answer names (the error message up to its first ': ')."""
+    """The message of the exit-2 answer to ``text``, short, naming a field of the situation."""
     with time_limit():
         result = run_cli(*command, "--json", "--situation", "-", input=text)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -139,6 +139,11 @@ def _refused(run_cli, command: list[str], text: str) -> str:
     assert result.exit_code == 2, (result.exit_code, result.stdout[:500])
     error = json.loads(result.stdout)["error"]
     assert error.startswith("situation ") and len(error) < 1_000, error[:1_000]
+    return error
+
+
+def _field(error: str) -> str:
+    """The field an error message names (up to its first ': ')."""
     return error.removeprefix("situation ").split(": ", 1)[0]
 
 
@@ -148,7 +153,7 @@ def test_a_hostile_value_in_any_field_is_refused_naming_the_field(run_cli, case,
     game = json.loads(json.dumps(game))
     path = data.draw(st.sampled_from([p for p in paths(game) if p]), label="path")
     get(game, path[:-1])[path[-1]] = data.draw(hostile_values, label="value")
-    named = _refused(run_cli, command, _text_with_digits(game))
+    named = _field(_refused(run_cli, command, _text_with_digits(game)))
     # The field itself, or (deep nesting, a list or mapping of values) a place inside it.
     assert (
         named == _where(path) or named.startswith(_where(path) + "[") or named.startswith(_where(path) + ".")
@@ -174,7 +179,7 @@ def test_a_key_given_twice_is_refused_naming_it(run_cli, case, data) -> None:
         return json.dumps(value)
 
     text = dump(game, ()) + ("\n# read as YAML: JSON stops at this comment\n" if as_yaml else "")
-    assert _refused(run_cli, command, text) == _where((*path, key))
+    assert _field(_refused(run_cli, command, text)) == _where((*path, key))
 
 
 @given(
@@ -198,16 +203,9 @@ def test_yaml_aliases_are_counted_before_they_are_expanded(run_cli, case, data, 
     text = yaml.safe_dump(game, allow_unicode=True, width=10**9).replace("'@@bomb@@'", bomb)
     expanded = sum(fan_out ** (level + 1) for level in range(levels))
     if expanded > MAX_VALUES:
-        assert "YAML aliases" in _refused_message(run_cli, command, text)
+        assert "YAML aliases" in _refused(run_cli, command, text)
     else:
         _judged(run_cli, command, text)
-
-
-def _refused_message(run_cli, command: list[str], text: str) -> str:
-    with time_limit():
-        result = run_cli(*command, "--json", "--situation", "-", input=text)
-    assert result.exit_code == 2, (result.exit_code, result.stdout[:500])
-    return json.loads(result.stdout)["error"]
 
 
 @pytest.fixture(scope="module")
