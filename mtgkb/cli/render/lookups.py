@@ -8,6 +8,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from mtgkb.cli.render.faces import face_heading, layout_lines, meld_lines, prototype_lines, render_melded_face
+from mtgkb.core.errors import shown as cut
 
 if TYPE_CHECKING:
     from mtgkb.lookups.card import AbilityInfo, CardReport, RuleRef
@@ -252,7 +253,7 @@ _KIND_TITLES = {"card": "Cards", "rule": "Rules", "ruling": "Rulings"}
 
 def render_search(result: SearchResult) -> str:
     if not result.total:
-        return f"No card, rule or ruling holds every word of '{result.query}'."
+        return f"No card, rule or ruling holds every word of '{cut(result.query)}'."
     lines: list[str] = []
     for group in result.groups:
         if not group.total:
