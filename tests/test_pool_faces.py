@@ -366,3 +366,19 @@ def test_exports_and_the_explorer_link_a_card_to_its_faces(run_cli_on_pool, card
         mint_iri("card", "Bruna, the Fading Light"),
         mint_iri("card", "Gisela, the Broken Blade"),
     } <= linked
+
+
+@pytest.mark.parametrize(
+    ("words", "cards"),
+    [
+        ("Insectile Aberration", {"delver-of-secrets-insectile-aberration"}),  # a back face's name
+        ("Stomp", {"bonecrusher-giant-stomp"}),  # an Adventure's name
+        ("Brisela", {"bruna-the-fading-light", "gisela-the-broken-blade"}),  # a melded face's name
+    ],
+)
+def test_search_finds_a_card_by_a_face_name(run_cli_on_pool, words: str, cards: set[str]) -> None:
+    result = run_cli_on_pool("search", words, "--json", "--limit", "200")
+    assert result.exit_code == 0, result.output
+    (group,) = [group for group in json.loads(result.stdout)["groups"] if group["kind"] == "card"]
+    found = {hit["iri"].rsplit("/", 1)[1] for hit in group["hits"]}
+    assert cards <= found

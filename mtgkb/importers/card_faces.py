@@ -51,8 +51,8 @@ def write_characteristics(add: Add, subject: str, source: CardRecord | FaceRecor
         add(subject, V.colorIndicator, _term(value))
 
 
-def write_face_types(add: Add, subject: str, face: FaceRecord) -> None:
-    """A face's mana value and types (a card writes its own beside its other facts)."""
+def write_face_types(add: Add, subject: str, face: CardRecord | FaceRecord) -> None:
+    """The mana value and types of a card or face."""
     if face.mana_value is not None:
         add(subject, V.manaValue, _term(float(face.mana_value)))
     for value in face.supertypes:
@@ -120,16 +120,8 @@ def write_melded_faces(records: list[CardRecord], rules: LayoutRules, writer: Qu
         add(node, V.name, name)
         if record.name not in rules.melded_iris:
             add(node, V.citesRule, f"<{mint('cr', '712.4b')}>")
-        as_face = record.faces[0] if record.faces else record
-        write_characteristics(add, node, as_face)
-        face = FaceRecord(
-            name=record.name,
-            mana_value=record.mana_value,
-            supertypes=record.supertypes,
-            types=record.types,
-            subtypes=record.subtypes,
-        )
-        write_face_types(add, node, face)
+        write_characteristics(add, node, record.faces[0] if record.faces else record)
+        write_face_types(add, node, record)
         try:
             old = mint("card", record.name)
         except ValueError:

@@ -16,7 +16,13 @@ from datetime import UTC, datetime
 
 from mtgkb.core.nquads import XSD, QuadWriter, iri, literal
 from mtgkb.core.progress import Progress, Ticker
-from mtgkb.importers.card_faces import melded_iri, write_characteristics, write_faces, write_prototype
+from mtgkb.importers.card_faces import (
+    melded_iri,
+    write_characteristics,
+    write_face_types,
+    write_faces,
+    write_prototype,
+)
 from mtgkb.importers.card_iris import CardIris, card_slug
 from mtgkb.importers.card_layouts import LayoutRules, own_faces
 from mtgkb.importers.card_model import CardRecord, RulingRecord
@@ -101,14 +107,7 @@ def write_cards(
             add(card, V.oracleId, literal(record.oracle_id))
         if record.layout:
             add(card, V.layout, _term(record.layout))
-        if record.mana_value is not None:
-            add(card, V.manaValue, _term(float(record.mana_value)))
-        for value in record.supertypes:
-            add(card, V.supertype, _term(value))
-        for value in record.types:
-            add(card, V.cardType, _term(value))
-        for value in record.subtypes:
-            add(card, V.subtype, _term(value))
+        write_face_types(add, card, record)
         for value in record.color_identity or ():
             add(card, V.colorIdentity, _term(value))
         if record.commander_legality:

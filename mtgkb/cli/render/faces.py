@@ -15,6 +15,7 @@ WIDTH = 100
 
 
 def wrap(text: str, indent: int) -> list[str]:
+    """Each paragraph wrapped, indented; the official text keeps its own line breaks."""
     pad = " " * indent
     lines = []
     for paragraph in text.splitlines() or [""]:

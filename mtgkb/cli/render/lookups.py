@@ -4,10 +4,17 @@ dated rulings; the official wording wherever it has been imported, our summary m
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
-from mtgkb.cli.render.faces import face_heading, layout_lines, meld_lines, prototype_lines, render_melded_face
+from mtgkb.cli.render.faces import (
+    face_heading,
+    layout_lines,
+    meld_lines,
+    prototype_lines,
+    render_melded_face,
+)
+from mtgkb.cli.render.faces import stats as _stats
+from mtgkb.cli.render.faces import wrap as _wrap
 from mtgkb.core.errors import shown as cut
 
 if TYPE_CHECKING:
@@ -16,17 +23,7 @@ if TYPE_CHECKING:
     from mtgkb.lookups.rulings import RulingEntry, RulingsReport
     from mtgkb.lookups.search import SearchResult
 
-WIDTH = 100
 _NO_TEXT_HINT = "(official text not imported: run 'mtgkb import rules FILE' or 'mtgkb fetch rules')"
-
-
-def _wrap(text: str, indent: int) -> list[str]:
-    """Each paragraph wrapped, indented; the official text keeps its own line breaks."""
-    pad = " " * indent
-    lines = []
-    for paragraph in text.splitlines() or [""]:
-        lines += textwrap.wrap(paragraph, WIDTH, initial_indent=pad, subsequent_indent=pad) or [""]
-    return lines
 
 
 def _cr(numbers: list[str]) -> str:
@@ -114,14 +111,6 @@ def render_card(card: CardReport) -> str:
     if card.oracle_id:
         lines += ["", f"Oracle id {card.oracle_id}   {card.iri}"]
     return "\n".join(lines)
-
-
-def _stats(power: str | None, toughness: str | None, loyalty: str | None, defense: str | None) -> str:
-    if power is not None or toughness is not None:
-        return f"{power or '?'}/{toughness or '?'}"
-    if loyalty is not None:
-        return f"loyalty {loyalty}"
-    return f"defense {defense}" if defense is not None else ""
 
 
 def _ability(ability: AbilityInfo, indent: int, oracle_text: str, with_label: bool = True) -> list[str]:
