@@ -343,7 +343,11 @@ def _rdflib_term(term):
         return rdflib.URIRef(term.value)
     if isinstance(term, ox.BlankNode):
         return rdflib.BNode(term.value)
-    return rdflib.Literal(term.value, datatype=rdflib.URIRef(term.datatype.value) if term.datatype else None)
+    if term.language:
+        return rdflib.Literal(term.value, lang=term.language)
+    # A plain string in Turtle is an xsd:string in the store: the same value, as SHACL counts it.
+    plain = term.datatype is None or term.datatype.value == str(rdflib.XSD.string)
+    return rdflib.Literal(term.value, datatype=None if plain else rdflib.URIRef(term.datatype.value))
 
 
 def test_exports_and_the_explorer_link_a_card_to_its_faces(run_cli_on_pool, card_pool) -> None:
