@@ -150,8 +150,10 @@ def build(
             with contextlib.suppress(OSError, ValueError):
                 graphs = check_store(stores / key)["graphs"]
                 return BuildSummary(stores / key, time.perf_counter() - started, graphs, False, "none")
+        # What is in tmp now was left by killed builds: this one holds the lock every build takes.
+        for abandoned in (cache_dir() / "tmp").glob("*"):
+            shutil.rmtree(abandoned, ignore_errors=True)
         temporary = cache_dir() / "tmp" / f"{key}-{os.getpid()}"
-        shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir(parents=True)
         try:
             base, plan = (None, None) if force else _cheapest_update(key, sources, known)
@@ -171,7 +173,7 @@ def build(
                 meta = _build_from_scratch(temporary, sources, known, derivations, indexes, progress)
                 changed, how = sorted(meta["graphs"]), "full"
             meta["fingerprint"] = key
-            _finish(temporary, meta)
+            _finish(temporary, meta, base if how == "update" else None)
             stores.mkdir(parents=True, exist_ok=True)
             final = stores / key
             if final.exists():
@@ -509,11 +511,15 @@ def _write_names(folder: Path, names: list[list[str]]) -> None:
     (folder / "names.json").write_text(json.dumps(names, ensure_ascii=False), encoding="utf-8")
 
 
-def _finish(folder: Path, meta: dict[str, Any]) -> None:
-    """Write meta.json, last: a store without it (or with sizes that do not match) is not finished."""
+def _finish(folder: Path, meta: dict[str, Any], base: Path | None = None) -> None:
+    """Write meta.json, last: a store without it (or with sizes that do not match) is not finished.
+    It records the digest of every file of the store (those shared with ``base`` are not read again)."""
+    from mtgkb.kb.store_files import record_digests
+
     meta["built"] = time.time()
     meta["mtgkb"] = __version__
     meta["files"] = {name: (folder / name).stat().st_size for name in CHECKED_FILES}
+    meta["digests"] = record_digests(folder, base)
     (folder / "meta.json").write_text(json.dumps(meta))
 
 
@@ -537,10 +543,16 @@ def open_kb(
 ) -> KnowledgeBase:
     """Open the current store, building or updating it first when a source changed or it is missing
     or broken."""
+    from mtgkb.kb.store_files import DAMAGED
+
     sources = all_sources()
     path = stores_dir() / fingerprint(sources)
     if not (path / "meta.json").exists():
-        build(sources, progress, derivations=derivations, indexes=indexes, eager=False)
+        # A store set aside as damaged is built from scratch: an update would start from its files.
+        damaged = (path / DAMAGED).exists()
+        if damaged and progress:
+            progress(f"the store in {path} was found damaged; building it again from scratch")
+        build(sources, progress, damaged, derivations=derivations, indexes=indexes, eager=False)
     try:
         return open_store(path)
     except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError
