@@ -37,6 +37,7 @@ from mtgkb.core.progress import Progress
 from mtgkb.kb import graph_union
 from mtgkb.kb.mentions import MENTIONS_GRAPH, derive_mentions, update_mentions
 from mtgkb.kb.name_index import name_index, names_of, update_name_index
+from mtgkb.kb.source_failures import SourceUnreadable, known_failure, remember
 from mtgkb.kb.sources import Source, all_sources, digests, fingerprint
 from mtgkb.kb.store import CHECKED_FILES, KnowledgeBase, check_store, open_store, stores_dir
 
@@ -150,6 +151,9 @@ def build(
             with contextlib.suppress(OSError, ValueError):
                 graphs = check_store(stores / key)["graphs"]
                 return BuildSummary(stores / key, time.perf_counter() - started, graphs, False, "none")
+        failed = known_failure(known)  # a source that failed before, unchanged since: it fails again
+        if failed is not None:
+            raise failed
         # What is in tmp now was left by killed builds: this one holds the lock every build takes.
         for abandoned in (cache_dir() / "tmp").glob("*"):
             shutil.rmtree(abandoned, ignore_errors=True)
@@ -179,6 +183,9 @@ def build(
             if final.exists():
                 shutil.rmtree(final)
             os.rename(temporary, final)
+        except SourceUnreadable as error:
+            remember(error, known[error.key])
+            raise
         except OSError as error:
             raise StoreError(
                 f"cannot build the store in {cache_dir()}: {error}",
