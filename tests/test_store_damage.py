@@ -173,3 +173,36 @@ def test_a_name_index_of_an_earlier_version_is_checked_for_its_shape(fixture_sto
     done = run_mtgkb_capped("validate", "--store")
     assert done.returncode == 0, done.stdout  # rebuilt by the command before, with digests
     assert "earlier version" not in done.stdout
+
+
+def test_an_updated_store_reuses_the_digests_of_the_files_it_shares_and_damage_to_them_is_found_in_both(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = tmp_path / "kb"
+    shutil.copytree(FIXTURE_KB, kb)
+    env = {"MTGKB_ROOT": str(kb), "MTGKB_DATA_DIR": str(kb), "MTGKB_CACHE_DIR": str(tmp_path / "cache")}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    first = json.loads(run_mtgkb_capped("build", "--json").stdout)
+    # A small new file: the store is updated from the previous one (a checkpoint of its files).
+    note = '@prefix card: <https://w3id.org/mtgkb/card/> .\ncard:yuriko-the-tigers-shadow card:note "x" .\n'
+    (kb / "data" / "note.ttl").write_text(note)
+    second = json.loads(run_mtgkb_capped("build", "--json").stdout)
+    assert second["how"] == "update", second
+    old, new = Path(first["path"]), Path(second["path"])
+    before = json.loads((old / "meta.json").read_text())["digests"]
+    after = json.loads((new / "meta.json").read_text())["digests"]
+    shared = [name for name in after if name in before and after[name][2] == before[name][2]]
+    assert shared, "the update shares no file with the store it started from"
+    assert all(after[name][1] == before[name][1] for name in shared)
+    assert run_mtgkb_capped("validate", "--store").returncode == 0
+
+    name = next(n for n in shared if n.endswith(".sst") and (new / n).stat().st_size)
+    _flip(new / name)  # the same inode: both stores hold the damage
+    done = run_mtgkb_capped("validate", "--store", "--json")
+    assert done.returncode == 1, done.stdout
+    assert sorted(json.loads(done.stdout)["set_aside"]) == sorted([str(old), str(new)])
+    # Neither is used again: the next command builds from scratch, not from the older store.
+    done = run_mtgkb_capped("stats")
+    assert done.returncode == 0 and "from scratch" in done.stderr, done.stderr
+    assert run_mtgkb_capped("validate", "--store").returncode == 0
