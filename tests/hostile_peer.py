@@ -24,6 +24,8 @@ class Answer:
     trickle_body_only: bool = False
     #: After the body, send more for as long as the client reads, without a Content-Length.
     endless: bool = False
+    #: The Content-Length to claim instead of the body's (a server that stops early).
+    claimed_length: int | None = None
 
 
 @dataclass
@@ -52,7 +54,9 @@ class _Handler(BaseHTTPRequestHandler):
             answer = Answer(b"not here", 404)
         head = [f"HTTP/1.1 {answer.status} Whatever", f"Content-Type: {answer.content_type}"]
         head += [f"{key}: {value}" for key, value in answer.headers.items()]
-        if not answer.endless and not answer.trickle:
+        if answer.claimed_length is not None:
+            head.append(f"Content-Length: {answer.claimed_length}")
+        elif not answer.endless and not answer.trickle:
             head.append(f"Content-Length: {len(answer.body)}")
         head.append("Connection: close")
         data = ("\r\n".join(head) + "\r\n\r\n").encode() + answer.body

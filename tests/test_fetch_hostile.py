@@ -178,3 +178,11 @@ def test_a_trickling_server_is_given_up_on_at_the_total_time_limit(
     assert done.returncode == 2, done.stderr
     assert "took longer than 2 s in all" in done.stderr and "Traceback" not in done.stderr
     assert _files_under(_downloads(user_dirs)) == []
+
+
+def test_a_server_that_stops_before_the_length_it_claimed_is_a_clear_error(run_cli, user_dirs) -> None:
+    with hostile_peer({f"/{RULES_NAME}": Answer(b"100.1. The rules", claimed_length=100_000)}) as peer:
+        result = run_cli("fetch", "rules", "--url", peer.url(f"/{RULES_NAME}"))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "stopped after 16 of 100000 bytes" in result.stderr
+    assert _files_under(_downloads(user_dirs)) == []

@@ -18,6 +18,7 @@ and rulings are found through its bulk-data listing. Neither the page nor the li
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import re
@@ -188,7 +189,7 @@ def download(
                         progress(received, total, target.name)
                 out.flush()
                 os.fsync(out.fileno())
-        except OSError as error:
+        except (OSError, http.client.HTTPException) as error:  # HTTPException: the server stopped early
             if deadline.expired():
                 raise timed_out(deadline, f"the download of {shown(url, 200)}") from None
             raise MtgkbError(f"the download of {shown(url, 200)} failed: {error}", "try again") from None
