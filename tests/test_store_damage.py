@@ -206,3 +206,19 @@ def test_an_updated_store_reuses_the_digests_of_the_files_it_shares_and_damage_t
     done = run_mtgkb_capped("stats")
     assert done.returncode == 0 and "from scratch" in done.stderr, done.stderr
     assert run_mtgkb_capped("validate", "--store").returncode == 0
+
+
+def test_reading_the_quads_runs_apart_and_a_runaway_is_a_finding(
+    fixture_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Damage RocksDB does not notice can make reading allocate without end: the reading runs in a
+    # process of its own under a memory cap, so the check reports it. A cap too small to start with
+    # plays the runaway here.
+    from mtgkb.kb import store_files
+
+    meta = json.loads((fixture_store / "meta.json").read_text())
+    assert store_files.check_store_files(fixture_store, meta).sound
+    monkeypatch.setattr(store_files, "_SCAN_MEMORY", 32 << 20)
+    check = store_files.check_store_files(fixture_store, meta)
+    assert not check.sound and check.quads == 0
+    assert any(problem.startswith("oxigraph: ") for problem in check.problems), check.problems
