@@ -31,10 +31,9 @@ def render_validation(report: ValidationReport) -> str:
 
 
 def render_store_check(check: StoreCheck) -> str:
-    read = (
-        f"{check.files} files ({check.bytes / (1 << 20):,.0f} MB) read against their digests, "
-        f"{check.quads:,} quads read, in {check.seconds:.1f} s"
-    )
+    read = f"{check.files} files ({check.bytes / (1 << 20):,.0f} MB) read against their digests"
+    read += f", {check.quads:,} quads read" if check.quads else ""
+    read += f", in {check.seconds:.1f} s"
     if check.sound:
         lines = [f"The store in {check.path} is sound: {read}."]
         if not check.digests_recorded:
