@@ -40,8 +40,9 @@ _DATE = f"^^<{XSD}date>"
 _LEGALITY = {"legal": V.legalIn, "banned": V.bannedIn, "restricted": V.restrictedIn}
 
 # Types, colours, layouts, legalities, P/T and ruling sources repeat across the pool: format each
-# distinct value once. Names and texts are unique and go through literal() directly.
-_term = functools.cache(literal)
+# distinct value once. Names and texts are unique and go through literal() directly. Typed: True, 1
+# and 1.0 are equal keys, and an untyped cache gave a mana value of 1 the literal "true".
+_term = functools.lru_cache(maxsize=None, typed=True)(literal)
 
 
 @dataclass
@@ -103,6 +104,8 @@ def write_cards(
             add(card, V.colorIdentity, _term(value))
         if record.commander_legality:
             add(card, V.commanderLegality, _term(record.commander_legality))
+        if record.funny:
+            add(card, V.isFunny, _term(True))
         legalities = _legalities(add, record.legalities, written_legalities)
         if legalities:
             add(card, V.legalities, legalities)
