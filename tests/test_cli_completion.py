@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO_ROOT
 
 
@@ -97,7 +96,9 @@ def test_completion_never_builds_the_store(tmp_path: Path) -> None:
     assert not (tmp_path / "cache" / "stores").exists()
 
 
-@pytest.mark.parametrize(("shell", "marker"), [("bash", "complete -o nosort"), ("zsh", "compdef"), ("fish", "complete")])
+@pytest.mark.parametrize(
+    ("shell", "marker"), [("bash", "complete -o nosort"), ("zsh", "compdef"), ("fish", "complete")]
+)
 def test_each_shell_gets_its_script_and_the_readme_says_how_to_install_it(shell: str, marker: str) -> None:
     environment = {**os.environ, "_MTGKB_COMPLETE": f"{shell}_source"}
     run = subprocess.run([sys.executable, "-m", "mtgkb"], env=environment, capture_output=True, text=True)

@@ -118,6 +118,7 @@ def test_limit_caps_the_subrules_too(run_cli, kb) -> None:
     text = run_cli("rule", "702.124", "--limit", "3").stdout
     section = text.split(f"Subrules ({full['subrules_total']}):", 1)[1].split("\n\n", 1)[0]
     assert [line for line in section.splitlines() if line.startswith("  CR ")] == [
-        f"  CR {node['number']}" + (f"  {node['label']}" if node["label"] else "") for node in full["subrules"][:3]
+        f"  CR {node['number']}" + (f"  {node['label']}" if node["label"] else "")
+        for node in full["subrules"][:3]
     ]
     assert f"… and {full['subrules_total'] - 3} more" in section

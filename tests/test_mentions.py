@@ -22,7 +22,8 @@ KB_TTL = """
 <https://w3id.org/mtgkb/ruling/x/2020-01-02/00000002> a mtgkb:Ruling ; mtgkb:aboutCard card:x ;
     mtgkb:rulingDate "2020-01-02"^^xsd:date ; mtgkb:text "Unfrobnicated vaults are not the vault's." .
 card:x a mtgkb:Card ; mtgkb:name "X" ; mtgkb:hasAbility <https://w3id.org/mtgkb/ability/x/frobnicate> .
-<https://w3id.org/mtgkb/ability/x/frobnicate> mtgkb:instantiates <https://w3id.org/mtgkb/mechanic/frobnicate> .
+<https://w3id.org/mtgkb/ability/x/frobnicate>
+    mtgkb:instantiates <https://w3id.org/mtgkb/mechanic/frobnicate> .
 <https://w3id.org/mtgkb/ruling/y/2020-01-03/00000003> a mtgkb:Ruling ; mtgkb:aboutCard card:y ;
     mtgkb:rulingDate "2020-01-03"^^xsd:date ; mtgkb:text "A spell with frobnicate can't be countered." .
 <https://w3id.org/mtgkb/ruling/y/2020-01-04/00000004> a mtgkb:Ruling ; mtgkb:aboutCard card:y ;
@@ -87,7 +88,10 @@ _SNEAK_TERMS = Terms(
         ("You can cast a creature with flash any time you could cast an instant.", {"mechanic/flash"}),
         ("Unless it has flash, you can cast it only in your main phase.", {"mechanic/flash"}),
         # A word that shares the stem, a verb with its object, a card's name: not the mechanic.
-        ("You must get it into your hand before you can attempt to sneak it onto the battlefield.", {"zone/hand"}),
+        (
+            "You must get it into your hand before you can attempt to sneak it onto the battlefield.",
+            {"zone/hand"},
+        ),
         ("You can't sneak it in from your sideboard.", set()),
         ("If you use Whispergear Sneak during the first draft round, nothing happens.", set()),
         ("Once a creature has been blocked, Sneaking Guide's ability won't unblock it.", set()),

@@ -65,7 +65,9 @@ def test_every_query_documents_itself_and_returns_its_params(query) -> None:
 @pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)
 def test_every_query_returns_rows_with_its_defaults_and_examples(kb, query) -> None:
     examples = {param.name: param.example for param in query.params if param.example}
-    assert _rows(kb, query.name, **examples), f"{query.name} returned no rows against the bundled knowledge base"
+    assert _rows(kb, query.name, **examples), (
+        f"{query.name} returned no rows against the bundled knowledge base"
+    )
 
 
 #: Queries whose title names the subject their default stands for: leaving it out asks that question.

@@ -206,7 +206,9 @@ def test_a_mechanics_rulings_are_about_it_not_about_words_that_share_its_stem(
         )
     }
     for ruling in report["rulings"]:
-        assert {c["iri"] for c in ruling["cards"]} & with_sneak or re.search(r"\bsneak\b", ruling["text"], re.I)
+        assert {c["iri"] for c in ruling["cards"]} & with_sneak or re.search(
+            r"\bsneak\b", ruling["text"], re.I
+        )
     # The words still link to what they do name: those rulings speak of the hand and the battlefield.
     cheatyface = _rulings(run_cli_on_pool, "Cheatyface")["rulings"]
     assert any({"hand", "battlefield"} <= {m["label"] for m in ruling["mentions"]} for ruling in cheatyface)
