@@ -166,3 +166,27 @@ def test_dot_shapes_and_colours_say_each_nodes_kind(kb, run_cli, source: str) ->
         assert styles.get(iri) == style, iri
     # Each kind its own look.
     assert len(set(DOT_STYLES.values())) == len(DOT_STYLES)
+
+
+def test_on_the_pool_around_a_card_does_not_go_through_its_legalities(run_cli_on_pool) -> None:
+    """A card's legalities node links to every card legal in the same formats: around Yuriko at depth
+    2 pulled unrelated commanders in through it."""
+    result = run_cli_on_pool(
+        "export",
+        "--view",
+        "around",
+        "--around",
+        "Yuriko, the Tiger's Shadow",
+        "--depth",
+        "2",
+        "--format",
+        "cyjs",
+        "-q",
+    )
+    assert result.exit_code == 0, result.output
+    nodes = [node["data"] for node in json.loads(result.stdout)["elements"]["nodes"]]
+    assert [node["label"] for node in nodes if node["kind"] == "card"] == ["Yuriko, the Tiger's Shadow"]
+    legalities = [node for node in nodes if node["kind"] == "legalities"]
+    assert len(legalities) == 1 and legalities[0]["label"].startswith("legal in ")
+    rulings = [node["label"] for node in nodes if node["kind"] == "ruling"]
+    assert len(rulings) == len(set(rulings)) == 4

@@ -97,24 +97,23 @@ def _settled(driver) -> bool:
     return _script(driver, "return window.mtgkbExplorer.requests === 0")
 
 
-def _show(driver, text: str) -> None:
+def _draw(driver, call: str, node: str) -> None:
+    """``window.mtgkbExplorer.show`` or ``.expand`` of ``node``, once its layout is done."""
     before = _script(driver, "return window.mtgkbExplorer.layouts || 0")
-    _script(driver, "window.mtgkbExplorer.show(arguments[0])", text)
+    _script(driver, f"window.mtgkbExplorer.{call}(arguments[0])", node)
     _wait(
         driver,
         lambda d: (_script(d, "return window.mtgkbExplorer.layouts || 0") > before) and _settled(d),
-        "not drawn",
+        f"{call} {node} drew nothing",
     )
+
+
+def _show(driver, text: str) -> None:
+    _draw(driver, "show", text)
 
 
 def _expand(driver, iri: str) -> None:
-    before = _script(driver, "return window.mtgkbExplorer.layouts || 0")
-    _script(driver, "window.mtgkbExplorer.expand(arguments[0])", iri)
-    _wait(
-        driver,
-        lambda d: (_script(d, "return window.mtgkbExplorer.layouts || 0") > before) and _settled(d),
-        "not expanded",
-    )
+    _draw(driver, "expand", iri)
 
 
 _RAW = re.compile(r"://|^[a-z][a-z0-9-]*:[A-Za-z0-9_./-]+$|^(null|undefined|)$")
