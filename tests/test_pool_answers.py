@@ -288,12 +288,14 @@ def test_a_rule_with_a_handful_of_subrules_shows_their_text(run_cli_on_pool) -> 
     assert text[at:].splitlines()[1].strip().startswith("Commander ninjutsu is")
     brief = run_json(run_cli_on_pool, "rule", "702.49", "--depth", "0")
     assert all(sub["text"] is None for sub in brief["subrules"])
-    section = run_json(run_cli_on_pool, "rule", "702", "--depth", "2")
+    section = run_json(run_cli_on_pool, "rule", "702", "--depth", "2", "--limit", "0")
     ninjutsu = next(sub for sub in section["subrules"] if sub["number"] == "702.49")
     assert [sub["number"] for sub in ninjutsu["subrules"]][-1] == "702.49d" and ninjutsu["subrules"][-1][
         "text"
     ]
-    assert run_json(run_cli_on_pool, "rule", "702")["subrules"][0]["text"] is None  # 190 rules: numbers only
+    whole = run_json(run_cli_on_pool, "rule", "702")
+    assert whole["subrules"][0]["text"] is None  # 190 rules: numbers only
+    assert len(whole["subrules"]) == 20 < whole["subrules_total"]  # the first --limit of them
 
 
 def test_every_ability_of_the_oracle_text_is_listed_and_the_modelled_ones_linked(

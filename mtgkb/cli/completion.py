@@ -12,19 +12,20 @@ Install: ``eval "$(_MTGKB_COMPLETE=bash_source mtgkb)"`` in ~/.bashrc, the same 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:  # imported when a completion runs: a command's module imports this one
+    from click.shell_completion import CompletionItem
 
 #: At most this many names are offered: a letter or two would otherwise list thousands of cards.
 MOST = 100
 
-Completer = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+Completer = Callable[[click.Context, click.Parameter, str], "list[CompletionItem]"]
 
 _NAMES: list[list[str]] | None = None
 
@@ -34,6 +35,8 @@ def index_names() -> list[list[str]]:
     when the store is not built yet (or its index cannot be read)."""
     global _NAMES
     if _NAMES is None:
+        import json
+
         from mtgkb.kb.store import current_store_path
 
         _NAMES = []
@@ -53,6 +56,8 @@ def names_of(kinds: Sequence[str]) -> Completer:
     offered."""
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
         from mtgkb.kb.names import normalise
 
         before = _words_before(ctx, param)
@@ -87,6 +92,8 @@ def _prefixed(typed: str) -> list[Any]:
 
 def complete_steps(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The steps and main phases as --step takes them (declare-blockers, precombat-main)."""
+    from click.shell_completion import CompletionItem
+
     items = []
     for name, iri, kind in index_names():
         slug = iri.rstrip("/").rsplit("/", 1)[-1]
@@ -97,6 +104,8 @@ def complete_steps(ctx: click.Context, param: click.Parameter, incomplete: str) 
 
 def complete_query_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The named queries of queries/."""
+    from click.shell_completion import CompletionItem
+
     from mtgkb.core.paths import queries_dir
 
     folder = queries_dir()
