@@ -44,9 +44,12 @@ _PEAK_LAUNCHER = (
 )
 
 
-def measured(command: list[str], env: Mapping[str, str] | None = None) -> tuple[float, float]:
+def measured(
+    command: list[str], env: Mapping[str, str] | None = None, expected: tuple[int, ...] = (0, 1)
+) -> tuple[float, float]:
     """Seconds one run of ``command`` takes and the peak resident memory of its process, in MB (the
-    launcher that measures the peak adds a few milliseconds: for long runs)."""
+    launcher that measures the peak adds a few milliseconds: for long runs). An exit status outside
+    ``expected`` (an answer, yes or no, unless a refusal is what is measured) stops the benchmark."""
     with tempfile.NamedTemporaryFile("r", suffix=".peak") as peak:
         started = time.perf_counter()
         code = subprocess.call(
@@ -57,7 +60,7 @@ def measured(command: list[str], env: Mapping[str, str] | None = None) -> tuple[
         )
         seconds = time.perf_counter() - started
         kilobytes = int(peak.read() or 0)
-    if code not in (0, 1):
+    if code not in expected:
         sys.exit(f"{' '.join(command)} exited {code}")
     return seconds, kilobytes / 1024
 

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import math
 import sys
 
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.serve.limits import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_HEADER_BYTES,
     DEFAULT_MAX_REQUEST_BYTES,
     DEFAULT_MAX_RESULT_BYTES,
     DEFAULT_TIMEOUT,
     DEFAULT_WORKERS,
 )
+
+
+def _finite(context: click.Context, parameter: click.Parameter, value: float) -> float:
+    """``nan`` and ``inf`` pass click's FloatRange (``nan < 0.1`` is false): refuse them here."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds; give e.g. 30", context, parameter)
+    return value
 
 
 @cli.command()
@@ -23,6 +33,7 @@ from mtgkb.serve.limits import (
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0.1),
+    callback=_finite,
     default=DEFAULT_TIMEOUT,
     show_default=True,
     metavar="SECONDS",
@@ -43,6 +54,20 @@ from mtgkb.serve.limits import (
     help="Largest request (a query, a posted situation); a larger one is refused with 413.",
 )
 @click.option(
+    "--max-header-kb",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_HEADER_BYTES // 1024,
+    show_default=True,
+    help="Largest header fields of a request in all; larger ones are refused with 431.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_CONNECTIONS,
+    show_default=True,
+    help="Connections held open at once; one more is answered 503.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 64),
     default=DEFAULT_WORKERS,
@@ -57,6 +82,8 @@ def serve(
     timeout: float,
     max_result_mb: int,
     max_request_kb: int,
+    max_header_kb: int,
+    max_connections: int,
     workers: int,
     access_log: bool,
     as_json: bool,
@@ -81,7 +108,14 @@ def serve(
     from mtgkb.serve.limits import Limits
     from mtgkb.serve.server import bind, is_loopback, run, serve_info
 
-    limits = Limits(timeout, max_result_mb * 1024 * 1024, max_request_kb * 1024, workers)
+    limits = Limits(
+        timeout=timeout,
+        max_result_bytes=max_result_mb * 1024 * 1024,
+        max_request_bytes=max_request_kb * 1024,
+        workers=workers,
+        max_header_bytes=max_header_kb * 1024,
+        max_connections=max_connections,
+    )
     kb = open_kb(progress_reporter())
     sock = bind(host, port)
     info = serve_info(kb, sock, limits)

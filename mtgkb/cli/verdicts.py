@@ -10,6 +10,7 @@ import click
 from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.cli.output import emit
 from mtgkb.cli.verdict_output import emit_verdict
+from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS
 
 _STEP_HELP = "The step or main phase, e.g. declare-blockers, precombat-main (instead of a file)."
 
@@ -87,7 +88,7 @@ def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--mana", metavar="SYMBOLS", help="Mana I can still produce, e.g. '{1}{U}{B}'."),
         click.option(
             "--commander-casts",
-            type=click.IntRange(min=0),
+            type=click.IntRange(min=0, max=MAX_COMMANDER_CASTS),
             help="The card is my commander, cast this often from the command zone.",
         ),
     ]

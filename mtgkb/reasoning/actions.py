@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana
@@ -116,7 +116,7 @@ def source_object(context: Context, name: str, player: str | None) -> GameObject
     situation = context.graph.situation
     card, display = resolve_card(context.kb, name, "CARD")
     if player is not None and player not in situation.players:
-        raise SituationError("--player", f"{player!r} is not a player of the situation")
+        raise SituationError("--player", f"'{shown(player)}' is not a player of the situation")
     found = situation.objects_of_card(card)
     if not found:
         raise SituationError(
@@ -433,7 +433,7 @@ def check_ability_name(
             sorted({w.ability.first(RDFS_LABEL) or w.slug for w in ways if w.ability is not None})
         )
         raise MtgkbError(
-            f"{source.name} has no ability named {wanted!r}",
+            f"{source.name} has no ability named '{shown(wanted)}'",
             f"its abilities here: {have}" if have else f"{source.name} has no ability of that kind here",
         )
     return chosen

@@ -22,6 +22,7 @@ from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.lookups.common import read_graph, rule_number
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.reasoning.copy_situation import Situation, SituationObject
+from mtgkb.reasoning.situation_text import listed
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
 
 if TYPE_CHECKING:
@@ -906,10 +907,10 @@ def _find_target(
     # that "another" and "as it enters" can say no.
     candidates = [o for o in named if o is not source] or named
     if not candidates:
-        listed = ", ".join(o.label for o in situation.objects if o.zone == "battlefield") or "nothing"
+        on_board = listed([o.label for o in situation.objects if o.zone == "battlefield"]) or "nothing"
         raise CopyInputError(
             f"no object named '{shown(target_name)}' in the situation",
-            f"name a card or token on the battlefield: {listed}",
+            f"name a card or token on the battlefield: {on_board}",
         )
     on_battlefield = [o for o in candidates if o.zone == "battlefield"]
     obj = (on_battlefield or candidates)[0]

@@ -12,11 +12,12 @@ entered the battlefield from) and, for a token, the characteristics its creating
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.reasoning.situation import SituationError, read_situation, shown
+from mtgkb.reasoning.situation_limits import MAX_AMOUNT
+from mtgkb.reasoning.situation_text import checked_values, field_path, list_field
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -67,7 +68,7 @@ class Situation:
 
 def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
     """Check ``data`` with the shared reader (its copy fields aside) and return its objects."""
-    data = copy.deepcopy(data)
+    data = checked_values(data)  # a copy: the copy fields are taken out of it
     extras = _take_copy_fields(data)
     shared = read_situation(kb, data)
     raw_copies = _raw_copy_of(data)
@@ -104,9 +105,10 @@ def _battlefields(data: dict[str, Any]):
     for player, section in players.items():
         if not isinstance(section, dict) or not isinstance(section.get("battlefield"), list):
             continue
+        at = field_path("players", player)
         for index, item in enumerate(section["battlefield"]):
             if isinstance(item, dict):
-                yield f"{player}/battlefield/{index}", f"players.{player}.battlefield[{index}]", item
+                yield f"{player}/battlefield/{index}", f"{at}.battlefield[{index}]", item
 
 
 def _take_copy_fields(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -125,20 +127,34 @@ def _check(name: str, value: Any, where: str, is_token: bool) -> None:
         raise SituationError(where, "only a token's characteristics are given; a card has its own")
     if name in _FLAGS and not isinstance(value, bool):
         raise SituationError(where, "true or false")
-    if name in _LISTS and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        raise SituationError(where, "a list of strings")
-    if name in ("power", "toughness") and not isinstance(value, int | str):
+    for index, item in enumerate(list_field(value, where) if name in _LISTS else ()):
+        if not isinstance(item, str):
+            raise SituationError(f"{where}[{index}]", f"a list of strings; not {shown(item)}")
+    if name in ("power", "toughness") and (isinstance(value, bool) or not isinstance(value, int | str)):
         raise SituationError(where, "a number, e.g. 2")
+    if name in ("name", "mana_cost") and not isinstance(value, str):
+        raise SituationError(where, "text: the token's name, or its mana cost such as '{1}{U}'")
+    if name == "mana_cost":
+        from mtgkb.reasoning.mana import parse_cost
+
+        try:
+            parse_cost(value)
+        except ValueError as error:
+            raise SituationError(where, str(error)) from None
     if name == "entered_from" and value not in _ZONES:
         raise SituationError(where, f"{shown(value)} is not a zone ({', '.join(_ZONES)})")
-    if name == "counters" and not (
-        isinstance(value, dict)
-        and all(
-            isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) and n >= 0
-            for k, n in value.items()
-        )
-    ):
-        raise SituationError(where, "a mapping of counter kind to a whole number, e.g. {'+1/+1': 2}")
+    if name == "counters":
+        if not isinstance(value, dict):
+            raise SituationError(where, "a mapping of counter kind to a whole number, e.g. {'+1/+1': 2}")
+        for kind, count in value.items():
+            if not isinstance(kind, str) or isinstance(count, bool) or not isinstance(count, int):
+                raise SituationError(
+                    field_path(where, kind), "a counter kind with a whole number, e.g. {'+1/+1': 2}"
+                )
+            if not 0 <= count <= MAX_AMOUNT:
+                raise SituationError(
+                    field_path(where, kind), f"{count:,} counters; a whole number from 0 to {MAX_AMOUNT:,}"
+                )
 
 
 def _raw_copy_of(data: dict[str, Any]) -> dict[str, str]:

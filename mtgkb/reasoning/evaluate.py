@@ -176,6 +176,18 @@ def _check_part(
 ) -> tuple[bool, str]:
     """Whether the pattern holds for ``obj`` (or the game) with ``terms``, and why, as a phrase
     (a failing one starts with NUL, so the caller can tell them apart)."""
+    # Asked once per game graph: `options` asks the same part of every candidate for each card it
+    # tries, which made a situation of a few hundred objects take minutes (sources x objects queries).
+    key = (pattern.property, tuple(terms), player, obj.key if obj is not None else None)
+    known = graph.checked.get(key)
+    if known is None:
+        known = graph.checked[key] = _check_part_now(graph, pattern, terms, player, obj)
+    return known
+
+
+def _check_part_now(
+    graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None
+) -> tuple[bool, str]:
     groups = [terms] if pattern.any_value else [[t] for t in terms]
     for group in groups:
         if not _ask(graph, pattern, group, player, obj):

@@ -36,6 +36,7 @@ class GameGraph:
     player_iris: dict[str, str]
     object_iris: dict[str, str]
     granted: dict[str, list[GrantedAbility]] = field(default_factory=dict)  # object key -> abilities
+    checked: dict[tuple, tuple[bool, str]] = field(default_factory=dict)  # requirement parts asked
 
     def card(self, obj: GameObject) -> Node:
         return self.cards.get(obj.card or "") or Node(obj.card or "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.vocab import V
 from mtgkb.reasoning.actions import (
     CASTING,
@@ -21,6 +21,7 @@ from mtgkb.reasoning.actions import (
     prepare,
     source_object,
 )
+from mtgkb.reasoning.situation_text import listed
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
     actor = player or graph.situation.priority
     if actor not in graph.situation.players:
         raise MtgkbError(
-            f"{actor!r} is not a player of the situation", "players: " + ", ".join(graph.situation.players)
+            f"'{shown(actor)}' is not a player of the situation",
+            "players: " + listed(list(graph.situation.players)),
         )
     checks, found = [], []
     for obj in graph.situation.objects:

@@ -9,16 +9,27 @@ graph in the store, not from lists in code.
 
 from __future__ import annotations
 
-import json
-import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import AmbiguousNameError, MtgkbError, NotFoundError
+from mtgkb.core.errors import shown as cut
 from mtgkb.kb.iris import mint, slugify
 from mtgkb.kb.vocab import V
+from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS, MAX_PLAYERS
+from mtgkb.reasoning.situation_text import (
+    SituationError,
+    checked_values,
+    field_path,
+    listed,
+    parse_situation_text,
+    shown,
+)
+from mtgkb.reasoning.situation_text import closed_fields as _closed
+from mtgkb.reasoning.situation_text import count_objects as _count_objects
+from mtgkb.reasoning.situation_text import list_field as _list
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -51,19 +62,6 @@ _IMPORT_HINT = (
     "the bundled knowledge base has only the starter cards; import the whole pool with "
     "'mtgkb import mtgjson FILE' or 'mtgkb fetch cards'"
 )
-
-
-# Far beyond any real game, and small enough that a hostile situation cannot take the machine's memory.
-MAX_TEXT = 1_000_000
-MAX_ITEMS = 1_000
-
-
-class SituationError(MtgkbError):
-    """A situation that cannot be read; the message names the field."""
-
-    def __init__(self, where: str, message: str, hint: str | None = None) -> None:
-        super().__init__(f"situation {where}: {message}" if where else f"situation: {message}", hint)
-        self.where = where
 
 
 @dataclass
@@ -145,53 +143,9 @@ def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = No
     return parse_situation_text(text, origin)
 
 
-def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, Any]:
-    if len(text) > MAX_TEXT:
-        raise SituationError(
-            "", f"{origin} holds {len(text):,} characters; a situation is at most {MAX_TEXT:,}"
-        )
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise SituationError("", f"{origin} is nested too deeply") from None
-    except ValueError:
-        try:
-            import yaml
-
-            data = yaml.safe_load(text)
-        except RecursionError:
-            raise SituationError("", f"{origin} is nested too deeply") from None
-        except Exception as error:  # PyYAML's errors have no common public base beyond YAMLError
-            raise SituationError("", f"{origin} is neither JSON nor YAML: {error}") from error
-    if not isinstance(data, dict):
-        raise SituationError("", f"{origin} must be a mapping with 'turn', 'step' and 'players'")
-    _refuse_surrogates(data, origin)
-    return data
-
-
-def _refuse_surrogates(data: Any, origin: str) -> None:
-    """JSON and YAML escapes can spell lone surrogates ("\\ud800"), which are no text: no output,
-    name or IRI can hold them. Each object is visited once, as YAML aliases share them."""
-    seen: set[int] = set()
-    pending = [data]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise SituationError(
-                    "", f"{origin} holds text that is not Unicode (a lone surrogate such as \\ud800)"
-                ) from None
-        elif isinstance(value, dict | list) and id(value) not in seen:
-            seen.add(id(value))
-            pending.extend(value.keys() if isinstance(value, dict) else ())
-            pending.extend(value.values() if isinstance(value, dict) else value)
-
-
 def read_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
-    """Check ``data`` against the schema and the turn graph, and resolve every card name."""
-    return _Reader(kb, data).read()
+    """Check ``data`` against the schema, its bounds and the turn graph, and resolve every card name."""
+    return _Reader(kb, checked_values(data)).read()
 
 
 def steps(kb: KnowledgeBase) -> dict[str, StepInfo]:
@@ -219,6 +173,11 @@ class _Reader:
         players_data = data.get("players")
         if not isinstance(players_data, dict) or not players_data:
             raise SituationError("players", "give at least one player, e.g. {me: {hand: [...]}, opp: {}}")
+        if len(players_data) > MAX_PLAYERS:
+            raise SituationError(
+                "players",
+                f"{len(players_data):,} players; a game of this situation has at most {MAX_PLAYERS}",
+            )
         players = {}
         for name in players_data:
             if not isinstance(name, str) or not name:
@@ -226,6 +185,7 @@ class _Reader:
                     "players", f"a player's name must be a non-empty string, not {shown(name)}"
                 )
             players[name] = Player(name)
+        _count_objects(self.data, players_data, PLAYER_ZONES)
         turn = self._player_name(data.get("turn"), "turn", players, required=True)
         priority = self._player_name(data.get("priority", turn), "priority", players, required=True)
         step = self._step(data.get("step"))
@@ -277,11 +237,12 @@ class _Reader:
         for player, section in players_data.items():
             if section is None:
                 continue
+            at = field_path("players", player)
             if not isinstance(section, dict):
-                raise SituationError(f"players.{player}", "must be a mapping of zones, e.g. {hand: [...]}")
+                raise SituationError(at, "must be a mapping of zones, e.g. {hand: [...]}")
             for zone in (*PLAYER_ZONES, "commanders"):
-                for index, item in enumerate(_list(section.get(zone, []), f"players.{player}.{zone}")):
-                    where = f"players.{player}.{zone}[{index}]"
+                for index, item in enumerate(_list(section.get(zone, []), f"{at}.{zone}")):
+                    where = f"{at}.{zone}[{index}]"
                     if isinstance(item, str):
                         yield where, item
                     elif isinstance(item, dict):
@@ -297,7 +258,7 @@ class _Reader:
             if isinstance(casts, dict):
                 for name in casts:
                     if isinstance(name, str):
-                        yield f"players.{player}.commander_casts", name
+                        yield f"{at}.commander_casts", name
 
     # -- zones -------------------------------------------------------------------------------------
 
@@ -308,7 +269,7 @@ class _Reader:
         players: dict[str, Player],
         cards: dict[str, tuple[str, str]],
     ) -> None:
-        where = f"players.{name}"
+        where = field_path("players", name)
         _closed(section, _PLAYER_FIELDS, where)
         mana = section.get("mana")
         if mana is not None:
@@ -383,7 +344,7 @@ class _Reader:
                 raise SituationError(f"{where}.token", "name the token, e.g. 'Goblin'")
             card, display = None, token
             types = item.get("types", ["Creature"])
-            if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
+            if not isinstance(types, list) or not all(isinstance(t, str) and t for t in types):
                 raise SituationError(f"{where}.types", "a list of card types, e.g. ['Artifact', 'Creature']")
         else:
             if not isinstance(item["card"], str):
@@ -418,8 +379,12 @@ class _Reader:
             raise SituationError(
                 f"{where}.blocked", "true or false (leave it out before blockers are declared)"
             )
-        if "blocked_by" in item and not isinstance(item["blocked_by"], list):
-            raise SituationError(f"{where}.blocked_by", "a list of the blockers' names")
+        for index, blocker in enumerate(_list(item.get("blocked_by"), f"{where}.blocked_by")):
+            if not isinstance(blocker, str) or not blocker.strip():
+                raise SituationError(
+                    f"{where}.blocked_by[{index}]",
+                    f"a blocker is written as its name, e.g. 'Llanowar Elves', not {shown(blocker)}",
+                )
         if item.get("blocked_by") and item.get("blocked") is False:
             raise SituationError(
                 f"{where}.blocked",
@@ -440,18 +405,28 @@ class _Reader:
         if not isinstance(casts, dict):
             raise SituationError(f"{where}.commander_casts", "a mapping of commander names to counts")
         for name, count in casts.items():
+            if not isinstance(name, str):
+                raise SituationError(
+                    f"{where}.commander_casts", f"a commander is written as its name, not {shown(name)}"
+                )
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 raise SituationError(
-                    f"{where}.commander_casts", f"the count for {shown(name)} must be a whole number >= 0"
+                    field_path(f"{where}.commander_casts", name),
+                    f"the count must be a whole number >= 0, not {shown(count)}",
+                )
+            if count > MAX_COMMANDER_CASTS:
+                raise SituationError(
+                    field_path(f"{where}.commander_casts", name),
+                    f"{count:,} casts from the command zone; a game sees at most {MAX_COMMANDER_CASTS:,} "
+                    f"(each costs {{2}} more than the last, CR 903.8)",
                 )
             card = cards[name][0]
             mine = [o for o in self.objects if o.card == card and o.owner == player]
             if not any(o.commander for o in mine):
                 raise SituationError(
                     f"{where}.commander_casts",
-                    f"{cards[name][1]} is not one of {player}'s commanders",
-                    f"list it under players.{player}.command, or under players.{player}.commanders "
-                    "if it is elsewhere",
+                    f"{cards[name][1]} is not one of {cut(player)}'s commanders",
+                    f"list it under {where}.command, or under {where}.commanders if it is elsewhere",
                 )
             for obj in mine:
                 obj.commander_casts = count
@@ -516,15 +491,15 @@ class _Reader:
             if obj.controller != turn:
                 raise SituationError(
                     f"{where}.attacking",
-                    f"{obj.name} is controlled by {obj.controller}, but only the active player ({turn}) "
-                    "attacks (CR 506.2)",
+                    f"{cut(obj.name)} is controlled by {cut(obj.controller)}, but only the active player "
+                    f"({cut(turn)}) attacks (CR 506.2)",
                 )
             obj.attacking = self._attack_target(obj.attacking, f"{where}.attacking", obj, players)
             if step.blocked_status_decided:
                 if obj.blocked is None:
                     raise SituationError(
                         f"{where}.blocked",
-                        f"blockers have been declared by the {step.label}: say whether {obj.name} "
+                        f"blockers have been declared by the {step.label}: say whether {cut(obj.name)} "
                         "is blocked (true or false)",
                     )
             elif obj.blocked is not None:
@@ -566,7 +541,7 @@ class _Reader:
                     ):
                         return obj.key
                 raise SituationError(
-                    f"{where}.{kind}", f"{name} is not on an opponent's battlefield in this situation"
+                    f"{where}.{kind}", f"{shown(name)} is not on an opponent's battlefield in this situation"
                 )
         raise SituationError(where, "a player's name, {planeswalker: NAME} or {battle: NAME}")
 
@@ -594,41 +569,8 @@ def zone_iri(slug: str) -> str:
     return mint("zone", slug)
 
 
-def _closed(mapping: dict[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(str(k) for k in mapping if k not in allowed)
-    if unknown:
-        import difflib
-
-        close = difflib.get_close_matches(unknown[0], sorted(allowed), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        place = f"{where}.{unknown[0]}" if where else unknown[0]
-        raise SituationError(place, "unknown field", hint + "known fields: " + ", ".join(sorted(allowed)))
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise SituationError(where, "must be a list")
-    if len(value) > MAX_ITEMS:
-        raise SituationError(
-            where, f"holds {len(value):,} items; a situation lists at most {MAX_ITEMS:,} per field"
-        )
-    return value
-
-
-def shown(value: Any) -> str:
-    """``value`` for a message, cut short: a hostile situation may hold a huge or self-repeating value
-    (YAML aliases), whose full repr would never finish."""
-    return _REPR.repr(value)
-
-
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = 200
-
-
 def _choices(players: dict[str, Player]) -> str:
-    return "players: " + ", ".join(players)
+    return "players: " + listed(list(players))
 
 
 def _step_hint(known: dict[str, StepInfo]) -> str:

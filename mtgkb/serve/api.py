@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.routing import Route
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.serve.jobs import Job, error_reply
 from mtgkb.serve.sparql_protocol import ProtocolError, read_body, reply_response
 
@@ -42,7 +42,7 @@ def _integer(request: Request, name: str, default: int | None = None, minimum: i
     try:
         number = int(value)
     except ValueError:
-        raise MtgkbError(f"'{name}' must be a whole number, not '{value}'") from None
+        raise MtgkbError(f"'{name}' must be a whole number, not '{shown(value)}'") from None
     if number < minimum:
         raise MtgkbError(f"'{name}' must be at least {minimum}")
     return number
@@ -113,7 +113,7 @@ async def _call(request: Request) -> dict[str, Any]:
             args["target"] = _required(request, "target", "/api/copy?card=Clone&target=Grizzly+Bears")
         args["situation"] = await _situation_text(request)
     if path and call not in ("card", "rulings", "timing", "partners", "rule"):
-        raise ProtocolError(404, f"no API route /api/{call}/{path}", "see the list in the README")
+        raise ProtocolError(404, f"no API route {shown(f'/api/{call}/{path}')}", "see the list in the README")
     return {"call": call, "args": args}
 
 
@@ -126,7 +126,7 @@ async def api_endpoint(request: Request) -> Response:
     try:
         if call not in _GET | _POST:
             raise ProtocolError(
-                404, f"no API route /api/{call}", "routes: " + ", ".join(sorted(_GET | _POST))
+                404, f"no API route /api/{shown(call)}", "routes: " + ", ".join(sorted(_GET | _POST))
             )
         wanted = "GET" if call in _GET else "POST"
         if request.method != wanted:

@@ -8,12 +8,13 @@ unexpected is a 500 that names the error without a traceback, so the worker keep
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
-from mtgkb.serve.limits import CappedBuffer, Limits, ResultTooLarge
+from mtgkb.core.errors import MtgkbError, NotFoundError, shown
+from mtgkb.serve.limits import CappedBuffer, HeadersTooLarge, Limits, ResultTooLarge
 from mtgkb.serve.negotiation import ResultFormat, choose, media_types
 
 if TYPE_CHECKING:
@@ -45,9 +46,11 @@ def run_job(kb: KnowledgeBase, job: Job, limits: Limits) -> Reply:
         return api_reply(kb, job.payload, limits)
     except MtgkbError as error:
         return error_reply(error, json_body=job.kind == "api")
-    except Exception as error:  # a bug: say what it was, keep no traceback in the answer
+    except Exception as error:  # a bug: say what it was, keep no traceback in the answer or the log
+        problem = f"{type(error).__name__}: {shown(str(error), 300)}"
+        sys.stderr.write(f"mtgkb serve: a {job.kind} request failed: {problem}\n")
         return error_reply(
-            MtgkbError(f"internal error: {type(error).__name__}: {error}", "please report this"),
+            MtgkbError(f"internal error: {problem}", "please report this"),
             json_body=job.kind == "api",
             status=500,
         )
@@ -68,9 +71,17 @@ def status_of(error: MtgkbError) -> int:
         return 403
     if isinstance(error, RequestTooLarge):
         return 413
+    if isinstance(error, HeadersTooLarge):
+        return 431
     if isinstance(error, QueryTimeout):
         return 503
     return 400
+
+
+#: Characters of an error's message or hint, and names of its lists, that an answer carries: each
+#: place that quotes the request cuts what it quotes, and this bounds whatever one of them missed.
+MESSAGE_CHARS = 2000
+LISTED_NAMES = 50
 
 
 def error_document(error: MtgkbError) -> dict[str, Any]:
@@ -86,10 +97,15 @@ def error_document(error: MtgkbError) -> dict[str, Any]:
 
 def error_reply(error: MtgkbError, json_body: bool, status: int | None = None) -> Reply:
     status = status or status_of(error)
+    message = shown(error.message, MESSAGE_CHARS)
+    hint = shown(error.hint, MESSAGE_CHARS) if error.hint else error.hint
     if json_body:
-        document = {**error_document(error), "status": status}
+        document = {**error_document(error), "error": message, "hint": hint, "status": status}
+        for extra in ("suggestions", "candidates"):
+            if isinstance(document.get(extra), list):
+                document[extra] = [shown(str(name), 200) for name in document[extra][:LISTED_NAMES]]
         return Reply(status, JSON, json.dumps(document, ensure_ascii=False).encode("utf-8"))
-    text = f"Error: {error.message}\n" + (f"Hint: {error.hint}\n" if error.hint else "")
+    text = f"Error: {message}\n" + (f"Hint: {hint}\n" if hint else "")
     return Reply(status, TEXT, text.encode("utf-8"))
 
 
@@ -112,7 +128,7 @@ def sparql_reply(kb: KnowledgeBase, payload: dict[str, Any], limits: Limits) -> 
         what = "CONSTRUCT or DESCRIBE" if graph else "SELECT or ASK"
         return error_reply(
             MtgkbError(
-                f"none of the formats the request accepts ({payload.get('accept')}) can carry "
+                f"none of the formats the request accepts ({shown(payload.get('accept') or '')}) can carry "
                 f"a {what} answer",
                 f"accept one of {media_types(form)}",
             ),
@@ -125,8 +141,21 @@ def sparql_reply(kb: KnowledgeBase, payload: dict[str, Any], limits: Limits) -> 
             write_graph(answer, chosen, buffer)
         else:
             answer.serialize(buffer, _results_format(chosen))
-    except (OSError, RuntimeError) as error:  # raised while the rows are computed
-        raise MtgkbError(f"the query failed: {error}") from error
+    except MtgkbError:
+        raise
+    except RuntimeError as error:  # the query's own failure, raised while the rows are computed
+        raise MtgkbError(f"the query failed: {shown(str(error), 300)}") from error
+    except Exception as error:  # the store or the writer failed part way: nothing of it is sent
+        problem = f"{type(error).__name__}: {shown(str(error), 300)}"
+        sys.stderr.write(f"mtgkb serve: a query's answer failed while it was written: {problem}\n")
+        return error_reply(
+            MtgkbError(
+                f"the answer failed while it was written ({problem})",
+                "try again; if it fails again, the store may be damaged: 'mtgkb build --full' rebuilds it",
+            ),
+            json_body=False,
+            status=500,
+        )
     return Reply(200, media_type_header(chosen), buffer.getvalue())
 
 

@@ -1,4 +1,5 @@
-"""What the server allows one request: its running time, the size of its answer and of the request.
+"""What the server allows one request: its running time, the size of its answer, of the request and of
+its header fields; and how many connections it holds at once.
 
 Every limit is settable on the command line (``mtgkb serve --help``) and each one, when reached, is an
 answer with its own status and a message that says which limit it was and how to stay within it.
@@ -19,6 +20,12 @@ DEFAULT_MAX_RESULT_BYTES = 50 * 1024 * 1024
 DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024
 #: Worker processes answering queries and API calls side by side.
 DEFAULT_WORKERS = 2
+#: Bytes the header fields of one request may take in all (a larger head is refused with 431).
+DEFAULT_MAX_HEADER_BYTES = 32 * 1024
+#: Header fields one request may carry (Apache's LimitRequestFields).
+MAX_HEADER_FIELDS = 100
+#: Connections the server holds open at once; one more is answered 503 and closed.
+DEFAULT_MAX_CONNECTIONS = 100
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,8 @@ class Limits:
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     workers: int = DEFAULT_WORKERS
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
 
 
 class ResultTooLarge(MtgkbError):
@@ -47,6 +56,23 @@ class RequestTooLarge(MtgkbError):
         super().__init__(
             f"{what} is larger than this server's limit of {describe_bytes(limit)}",
             "send a shorter request (the limit is set by 'mtgkb serve --max-request-kb')",
+        )
+
+
+class HeadersTooLarge(MtgkbError):
+    """The request's header fields are more, or larger, than the server reads (431)."""
+
+    def __init__(self, limit: int, fields: int | None = None) -> None:
+        if fields is None:
+            message = (
+                f"the request's header fields are larger than this server's limit of {describe_bytes(limit)}"
+            )
+        else:
+            message = (
+                f"the request has {fields:,} header fields; this server reads at most {MAX_HEADER_FIELDS}"
+            )
+        super().__init__(
+            message, "send fewer or shorter headers (their size is set by 'mtgkb serve --max-header-kb')"
         )
 
 

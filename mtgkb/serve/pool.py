@@ -21,10 +21,12 @@ import multiprocessing
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any, Literal
 
+from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.query_limits import QueryTimeout
 from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
@@ -32,6 +34,9 @@ from mtgkb.serve.limits import Limits
 _START_TIMEOUT = 120.0  # seconds a new worker may take to open the store
 #: Seconds between two looks for a newer store: a look stats the source files (milliseconds).
 NEWER_STORE_EVERY = 2.0
+#: Seconds before a worker that could not open the store is tried again, doubled after each failure.
+RETRY_FIRST = 0.5
+RETRY_MOST = 30.0
 
 
 def worker_main(connection: Connection, store_path: str, limits: Limits) -> None:
@@ -92,7 +97,12 @@ class Worker:
 
 class WorkerPool:
     """``limits.workers`` workers over the store at ``store_path``; :meth:`run` hands a job to a free one.
-    ``newest`` says which store is current (None: none is built yet); ``on_switch`` hears of a move."""
+    ``newest`` says which store is current (None: none is built yet); ``on_switch`` hears of a move.
+
+    A worker that cannot open the store (it is damaged, or was removed) is tried again and again, after
+    :data:`RETRY_FIRST` seconds, twice as long each time up to :data:`RETRY_MOST`, and at once when the
+    store is rebuilt. While no worker has the store open, a request is answered 503 at once with
+    what is wrong (``damage``) instead of waiting for a worker that is not coming."""
 
     def __init__(
         self,
@@ -105,11 +115,16 @@ class WorkerPool:
         self.limits = limits
         self._newest = newest
         self._on_switch = on_switch
+        self._identity = store_identity(store_path)
         self._looked = time.monotonic()
         self._idle: asyncio.Queue[Worker] = asyncio.Queue()
         self._all: set[Worker] = set()
+        self._ready: set[Worker] = set()  # those that opened the store, idle or busy
         self._closing = False
         self._respawning: set[asyncio.Task[None]] = set()  # kept from the garbage collector
+        self._out_of_order = _Signal()  # fired when a worker fails to start and none is ready
+        self._moved = _Signal()  # fired when the pool moves to another store
+        self.damage: str | None = None  # why the last worker could not open the store; None: it could
         self.replaced = 0  # workers killed and replaced (past the time limit, or died)
 
     async def start(self) -> None:
@@ -118,6 +133,7 @@ class WorkerPool:
             *(loop.run_in_executor(None, self._new_worker) for _ in range(max(self.limits.workers, 1)))
         )
         for worker in workers:
+            self._ready.add(worker)
             self._idle.put_nowait(worker)
 
     def _new_worker(self) -> Worker:
@@ -135,16 +151,21 @@ class WorkerPool:
         for worker in list(self._all):
             worker.kill()
         self._all.clear()
+        self._ready.clear()
+
+    @property
+    def out_of_order(self) -> bool:
+        """No worker has the store open and the last one tried could not open it."""
+        return self.damage is not None and not self._ready
 
     async def run(self, job: Job) -> Reply:
-        """The reply to ``job`` from a free worker, or a 503 when none is free in time or the job runs
-        past the time limit (its worker is then replaced)."""
+        """The reply to ``job`` from a free worker, or a 503 when none is free in time, when none can
+        open the store, or when the job runs past the time limit (its worker is then replaced)."""
         timeout = self.limits.timeout
         self._follow_newer_store()
-        try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout)
-        except TimeoutError:
-            return _busy(timeout, job.kind == "api")
+        worker = await self._free_worker(timeout)
+        if worker is None:
+            return self._unavailable(job) if self.out_of_order else _busy(timeout, job.kind == "api")
         done = False
         try:
             reply = await asyncio.wait_for(self._ask(worker, job), timeout)
@@ -175,8 +196,44 @@ class WorkerPool:
             else:
                 self._idle.put_nowait(worker)
 
+    async def _free_worker(self, timeout: float) -> Worker | None:
+        """An idle worker, waited for at most ``timeout`` seconds; None past it, or at once when (or as
+        soon as) no worker can open the store."""
+        deadline = time.monotonic() + timeout
+        while not self.out_of_order:
+            if not self._idle.empty():
+                return self._idle.get_nowait()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            getter = asyncio.ensure_future(self._idle.get())
+            broken = asyncio.ensure_future(self._out_of_order.wait())
+            try:
+                await asyncio.wait({getter, broken}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                broken.cancel()
+                if not getter.done():
+                    getter.cancel()
+            if getter.done() and not getter.cancelled():
+                return getter.result()
+        return None
+
+    def _unavailable(self, job: Job) -> Reply:
+        reply = error_reply(
+            MtgkbError(
+                "the server cannot open its knowledge base: the store is damaged or missing",
+                "it tries again by itself and answers once the store opens; 'mtgkb build --full' "
+                "rebuilds the store (the server's log says what is wrong)",
+            ),
+            json_body=job.kind == "api",
+            status=503,
+        )
+        reply.headers["Retry-After"] = str(int(RETRY_MOST))
+        return reply
+
     def _follow_newer_store(self) -> None:
-        """Move to the store of the current sources when one newer than the pool's is built."""
+        """Move to the store of the current sources when one newer than the pool's is built, a store
+        rebuilt in the same folder included."""
         now = time.monotonic()
         if self._newest is None or self._closing or now - self._looked < NEWER_STORE_EVERY:
             return
@@ -185,13 +242,19 @@ class WorkerPool:
             newest = self._newest()
         except OSError:  # a source folder being replaced right now: look again later
             return
-        if newest is None or newest == self.store_path:
+        if newest is None:
             return
-        self.store_path = newest
+        identity = store_identity(newest)
+        if identity is None or identity == self._identity:
+            return
+        self.store_path, self._identity = newest, identity
         if self._on_switch is not None:
             self._on_switch(newest)
         while not self._idle.empty():
             self._replace(self._idle.get_nowait(), counted=False)
+        # Retries waiting after a failed start try the new store at once, and requests wait for them.
+        self.damage = None
+        self._moved.fire()
 
     async def _ask(self, worker: Worker, job: Job) -> Reply:
         loop = asyncio.get_running_loop()
@@ -220,26 +283,78 @@ class WorkerPool:
         rather than served a store that is no longer current."""
         worker.kill()
         self._all.discard(worker)
+        self._ready.discard(worker)
         if counted:
             self.replaced += 1
         if self._closing:
             return
-        loop = asyncio.get_running_loop()
+        task = asyncio.get_running_loop().create_task(self._respawn())
+        self._respawning.add(task)
+        task.add_done_callback(self._respawning.discard)
 
-        async def respawn() -> None:
+    async def _respawn(self) -> None:
+        """Start a worker, trying again with a growing pause for as long as the store cannot be opened."""
+        loop = asyncio.get_running_loop()
+        pause = RETRY_FIRST
+        while not self._closing:
             try:
                 fresh = await loop.run_in_executor(None, self._new_worker)
             except RuntimeError as error:
-                sys.stderr.write(f"mtgkb serve: {error}\n")
-                return
-            if self._closing:
-                fresh.kill()
-            else:
-                self._idle.put_nowait(fresh)
+                self._failed(str(error), pause)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._moved.wait(), pause)
+                pause = min(pause * 2, RETRY_MOST)
+                self._looked = 0.0  # the next request looks for a rebuilt store at once
+                continue
+            if self._closing or fresh.store_path != self.store_path:
+                fresh.kill()  # the pool was stopped, or moved on while it started: start one there
+                self._all.discard(fresh)
+                pause = RETRY_FIRST
+                continue
+            if self.damage is not None:
+                sys.stderr.write(
+                    f"mtgkb serve: a query worker opened the store in {fresh.store_path} again\n"
+                )
+                self.damage = None
+            self._ready.add(fresh)
+            self._idle.put_nowait(fresh)
+            return
 
-        task = loop.create_task(respawn())
-        self._respawning.add(task)
-        task.add_done_callback(self._respawning.discard)
+    def _failed(self, problem: str, pause: float) -> None:
+        """A worker could not open the store: the log hears of it once (per problem), and while no worker
+        has it open, every request waiting for one is answered at once."""
+        if problem != self.damage:
+            sys.stderr.write(
+                f"mtgkb serve: {problem}; trying again every {RETRY_MOST:g} s at most "
+                "('mtgkb build --full' rebuilds the store)\n"
+            )
+        self.damage = problem
+        if not self._ready:
+            self._out_of_order.fire()
+
+
+class _Signal:
+    """Wakes what waits on it when it fires; what waits later waits for the next time."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def wait(self) -> Coroutine[Any, Any, Literal[True]]:
+        return self._event.wait()  # bound to the event of now, which a firing leaves set
+
+    def fire(self) -> None:
+        self._event.set()
+        self._event = asyncio.Event()
+
+
+def store_identity(path: Path) -> tuple[str, int, int] | None:
+    """What tells a finished store from another built in the same folder later (``mtgkb build --full``
+    replaces the folder, and with it its meta.json, written last); None when it cannot be read."""
+    try:
+        meta = (path / "meta.json").stat()
+    except OSError:
+        return None
+    return str(path), meta.st_ino, meta.st_mtime_ns
 
 
 def _busy(timeout: float, json_body: bool) -> Reply:

@@ -30,6 +30,8 @@ class ServeInfo:
     timeout: float
     max_result_bytes: int
     max_request_bytes: int
+    max_header_bytes: int
+    max_connections: int
     local_only: bool
 
 
@@ -83,6 +85,8 @@ def serve_info(kb: KnowledgeBase, sock: socket.socket, limits: Limits) -> ServeI
         limits.timeout,
         limits.max_result_bytes,
         limits.max_request_bytes,
+        limits.max_header_bytes,
+        limits.max_connections,
         is_loopback(host),
     )
 
@@ -98,16 +102,20 @@ def run(
     import uvicorn
 
     from mtgkb.serve.app import create_app
+    from mtgkb.serve.guard import RequestGuard
+    from mtgkb.serve.http_protocol import head_limit, protocol_class
 
-    app = create_app(kb.path, list(kb.meta.get("graphs", {})), limits, on_ready)
+    app = RequestGuard(create_app(kb.path, list(kb.meta.get("graphs", {})), limits, on_ready), limits)
     config = uvicorn.Config(
         app,
-        http="h11",
+        http=protocol_class(limits),
         lifespan="on",
         log_level="info" if access_log else "warning",
         access_log=access_log,
-        # Long GET queries reach the application, which answers 413 past --max-request-kb.
-        h11_max_incomplete_event_size=limits.max_request_bytes + 64 * 1024,
+        # Long GET queries reach the application, which answers 413 past --max-request-kb; a head
+        # longer than this is answered 413 or 431 by the protocol.
+        h11_max_incomplete_event_size=head_limit(limits),
+        limit_concurrency=limits.max_connections,
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response
 
-from mtgkb.core.errors import MtgkbError
+from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.serve.jobs import Job, Reply, error_reply, media_type_header
-from mtgkb.serve.limits import CappedBuffer, RequestTooLarge
+from mtgkb.serve.limits import CappedBuffer, RequestTooLarge, ResultTooLarge
 from mtgkb.serve.negotiation import acceptable_for_any, choose, media_types
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ async def protocol_request(request: Request, limit: int) -> dict[str, list[str]]
     else:
         raise ProtocolError(
             415,
-            f"a POST to /sparql must be {FORM} or {QUERY}, not '{content_type or 'no content type'}'",
+            f"a POST to /sparql must be {FORM} or {QUERY}, not '{shown(content_type) or 'no content type'}'",
             "send the query as a form field 'query' or as the body with Content-Type " + QUERY,
         )
     return fields
@@ -139,11 +139,11 @@ def query_job(fields: dict[str, list[str]], accept: str | None) -> Job:
     named_graphs = fields.get("named-graph-uri")
     for iri in (default_graphs or []) + (named_graphs or []):
         if not _absolute_iri(iri):
-            raise ProtocolError(400, f"'{iri}' is not an absolute IRI", "give graph IRIs in full")
+            raise ProtocolError(400, f"'{shown(iri)}' is not an absolute IRI", "give graph IRIs in full")
     if not acceptable_for_any(accept):
         raise ProtocolError(
             406,
-            f"none of the formats the request accepts ({accept}) is one this endpoint writes",
+            f"none of the formats the request accepts ({shown(accept or '')}) is one this endpoint writes",
             f"accept one of {media_types('solutions')} (SELECT, ASK) or {media_types('graph')} "
             "(CONSTRUCT, DESCRIBE)",
         )
@@ -165,22 +165,30 @@ _SD = "http://www.w3.org/ns/sparql-service-description#"
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
-def service_description(endpoint: str, graphs: tuple[str, ...], accept: str | None) -> Response:
-    """The service description of ``endpoint`` in the RDF syntax ``accept`` prefers."""
+def service_description(endpoint: str, graphs: tuple[str, ...], accept: str | None, limit: int) -> Response:
+    """The service description of ``endpoint`` in the RDF syntax ``accept`` prefers, refused past
+    ``limit`` bytes like any answer. ``endpoint`` comes from the request's Host header, which
+    :mod:`mtgkb.serve.guard` has checked is a host name of at most a few hundred characters, so each
+    description, and the few kept, stay small."""
     chosen = choose(accept, "graph")
     if chosen is None:
         return text_error(
             MtgkbError(
-                f"the service description is RDF; none of ({accept}) is an RDF syntax written here",
+                f"the service description is RDF; none of ({shown(accept or '')}) is an RDF syntax "
+                "written here",
                 f"accept one of {media_types('graph')}",
             ),
             406,
         )
-    return Response(_description(endpoint, graphs, chosen.key), media_type=media_type_header(chosen))
+    try:
+        body = _description(endpoint, graphs, chosen.key, limit)
+    except ResultTooLarge as error:
+        return text_error(error)
+    return Response(body, media_type=media_type_header(chosen))
 
 
-@lru_cache(maxsize=16)
-def _description(endpoint: str, graphs: tuple[str, ...], key: str) -> bytes:
+@lru_cache(maxsize=8)
+def _description(endpoint: str, graphs: tuple[str, ...], key: str, limit: int) -> bytes:
     import pyoxigraph as ox
 
     from mtgkb.serve.jobs import write_graph
@@ -196,7 +204,7 @@ def _description(endpoint: str, graphs: tuple[str, ...], key: str) -> bytes:
             ox.Triple(node, ox.NamedNode(_RDF_TYPE), ox.NamedNode(_SD + "NamedGraph")),
             ox.Triple(node, ox.NamedNode(_SD + "name"), ox.NamedNode(iri)),
         ]
-    buffer = CappedBuffer(1 << 30)
+    buffer = CappedBuffer(limit)
     chosen = next(candidate for candidate in GRAPH_FORMATS if candidate.key == key)
     write_graph(triples, chosen, buffer, _DESCRIPTION_PREFIXES)
     return buffer.getvalue()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from mtgkb.core.errors import shown as cut
+
 if TYPE_CHECKING:
     from mtgkb.lookups.card import AbilityInfo, CardReport, RuleRef
     from mtgkb.lookups.rule import RelatedNode, RuleReport
@@ -247,7 +249,7 @@ _KIND_TITLES = {"card": "Cards", "rule": "Rules", "ruling": "Rulings"}
 
 def render_search(result: SearchResult) -> str:
     if not result.total:
-        return f"No card, rule or ruling holds every word of '{result.query}'."
+        return f"No card, rule or ruling holds every word of '{cut(result.query)}'."
     lines: list[str] = []
     for group in result.groups:
         if not group.total:
