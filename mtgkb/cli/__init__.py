@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 import sys
 from collections.abc import Callable
@@ -79,7 +80,7 @@ class _Group(click.Group):
         return super().list_commands(ctx)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        pairs = zip(args, [*args[1:], ""], strict=True)
+        pairs = itertools.pairwise([*args, ""])  # each argument and the next
         ctx.meta["mtgkb.json"] = "--json" in args or any(
             a == "--format=json" or (a == "--format" and b == "json") for a, b in pairs
         )

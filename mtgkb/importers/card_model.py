@@ -43,6 +43,7 @@ class CardRecord:
     colors: list[str] | None = None
     commander_legality: str | None = None
     legalities: dict[str, str] = field(default_factory=dict)  # format -> "legal", "banned", …
+    funny: bool = False  # printed for a joke product (MTGJSON isFunny, Scryfall set_type "funny")
     faces: list[FaceRecord] = field(default_factory=list)
 
     def texts(self) -> list[tuple[str, str | None]]:

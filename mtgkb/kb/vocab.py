@@ -19,7 +19,7 @@ BlockedStatusUndecided Blocked Unblocked
 InstantTiming SorceryTiming
 SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
-oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility
+oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility isFunny
 alsoNamed legalities legalIn bannedIn restrictedIn
 instantiates abilityCost abilityText partnerText partnerWithName partnerWith grants grantedTo
 AbilityParameter parameterTemplate
