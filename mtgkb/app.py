@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mtgkb.kb.store import open_current
+from mtgkb.kb.store import open_current, remove_abandoned_builds
 
 if TYPE_CHECKING:
     from mtgkb.core.progress import Progress
@@ -80,6 +80,7 @@ def indexes() -> tuple[SideIndex, ...]:
 def open_kb(progress: Progress | None = None) -> KnowledgeBase:
     """Open the current store, building or updating it first when a source changed or it is missing
     or broken."""
+    remove_abandoned_builds()
     kb = open_current()
     if kb is not None:
         return kb

@@ -54,3 +54,19 @@ def test_an_unknown_command_exits_2_with_a_suggestion(run_cli) -> None:
     assert result.exit_code == 2
     assert "Did you mean 'card'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
+def test_every_example_is_a_command_line_as_typed(run_cli, path: tuple[str, ...]) -> None:
+    """A line continuation in a docstring used to join two example lines with a run of spaces."""
+    result = run_cli(*path, "--help")
+    lines = result.stdout.split("Example", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    continued = False
+    for line in lines:
+        text = line.strip()
+        assert text.split(" ", 1)[0] in ("mtgkb", "curl") or " | mtgkb " in text or continued, (
+            f"{line!r} is not an example command"
+        )
+        assert "   " not in text, f"{line!r} holds a run of spaces: a lost line break?"
+        continued = text.endswith(" \\")
+    assert lines and not continued

@@ -106,3 +106,19 @@ def test_help_shows_an_example(run_cli, small_kb_env: dict[str, str], command: s
     assert result.exit_code == 0
     assert f"mtgkb {command} " in result.stdout
     assert "--json" in result.stdout
+
+
+def test_limit_caps_the_subrules_too(run_cli, kb) -> None:
+    """`rule 702.124 --limit 3` listed all 13 subrules."""
+    full = json.loads(run_cli("rule", "702.124", "--limit", "0", "--json").stdout)
+    assert len(full["subrules"]) == full["subrules_total"] > 3
+    capped = json.loads(run_cli("rule", "702.124", "--limit", "3", "--json").stdout)
+    assert capped["subrules"] == full["subrules"][:3]
+    assert capped["subrules_total"] == full["subrules_total"]
+    text = run_cli("rule", "702.124", "--limit", "3").stdout
+    section = text.split(f"Subrules ({full['subrules_total']}):", 1)[1].split("\n\n", 1)[0]
+    assert [line for line in section.splitlines() if line.startswith("  CR ")] == [
+        f"  CR {node['number']}" + (f"  {node['label']}" if node["label"] else "")
+        for node in full["subrules"][:3]
+    ]
+    assert f"… and {full['subrules_total'] - 3} more" in section

@@ -51,20 +51,42 @@ def test_a_device_is_written_through_and_stays_a_device(run_cli, kb, tmp_path: P
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
 
-def test_a_symlink_is_followed_and_stays_a_link(run_cli, kb, tmp_path: Path) -> None:
+def test_a_symlink_to_a_file_is_refused_and_the_file_left_alone(run_cli, kb, tmp_path: Path) -> None:
+    # The trap of a shared folder: someone else's link where the export is to go, pointing at a file
+    # of the user's. Writing through it would replace that file without a word.
     (tmp_path / "real").mkdir()
-    target = tmp_path / "real" / "turn.nt"
-    target.write_text("previous-export\n")
+    target = tmp_path / "real" / "notes.txt"
+    target.write_text("the user's own file\n")
     link = tmp_path / "turn.nt"
     link.symlink_to(target)
-    _export_to(run_cli, link)
-    assert link.is_symlink() and link.resolve() == target.resolve()
-    assert target.read_text().count("\n") > 10 and "previous-export" not in target.read_text()
-
     dangling = tmp_path / "new.nt"
     dangling.symlink_to(tmp_path / "real" / "new.nt")
-    _export_to(run_cli, dangling)
-    assert dangling.is_symlink() and (tmp_path / "real" / "new.nt").read_text().count("\n") > 10
+    for output in (link, dangling):
+        result = run_cli(*TURN, "-o", str(output))
+        assert result.exit_code == 2, result.output
+        assert "symbolic link" in result.stderr and str(output) in result.stderr
+        assert "Traceback" not in result.output
+        assert output.is_symlink()
+    assert target.read_text() == "the user's own file\n"
+    assert not (tmp_path / "real" / "new.nt").exists()
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["notes.txt"]
+    # The hint names the file itself, which is written when given.
+    result = run_cli(*TURN, "-o", str(target))
+    assert result.exit_code == 0 and target.read_text().count("\n") > 10
+
+
+def test_a_symlink_to_a_pipe_is_written_through(run_cli, kb, tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    link = tmp_path / "out.nt"
+    link.symlink_to(pipe)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()))
+    reader.start()
+    _export_to(run_cli, link)
+    reader.join(timeout=60)
+    assert received and received[0].count(b"\n") > 10
+    assert link.is_symlink() and stat.S_ISFIFO(pipe.lstat().st_mode)
 
 
 def test_only_our_own_abandoned_temporary_files_are_removed(run_cli, kb, tmp_path: Path) -> None:

@@ -210,3 +210,59 @@ def test_a_full_disk_during_an_import_or_a_build_is_a_message_and_keeps_the_stor
     # and the one before it answered all along.
     assert previous.select(CARDS)[0]["n"] == 1
     assert open_kb().select(RULES)[0]["n"] > 3000
+
+
+def _partial_build(name: str) -> Path:
+    """A folder such as a killed build leaves in the cache's tmp: a partial store."""
+    folder = cache_dir() / "tmp" / name
+    (folder / "oxigraph").mkdir(parents=True)
+    (folder / "oxigraph" / "000012.sst").write_bytes(b"partial" * 1000)
+    return folder
+
+
+def test_partial_stores_of_killed_builds_are_removed_by_the_next_command(root: Path) -> None:
+    open_kb()  # the store is current: the next command builds nothing
+    leftovers = [_partial_build(f"0123456789abcdef{n:04}-{999_000 + n}") for n in range(5)]
+    kb = open_kb()
+    assert kb.select(CARDS)[0]["n"] == 1
+    assert not any(folder.exists() for folder in leftovers)
+
+
+def test_the_folder_of_a_build_in_progress_is_left_alone(root: Path) -> None:
+    open_kb()
+    building = _partial_build(f"fedcba9876543210abcd-{os.getpid()}")
+    # Another process building holds the build lock for as long as its folder exists.
+    with open(cache_dir() / "build.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            open_kb()
+            assert building.is_dir()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    open_kb()
+    assert not building.exists()
+
+
+def test_a_build_killed_mid_way_leaves_nothing_after_the_next_command(root: Path, shared_data: Path) -> None:
+    from mtgkb.importers.cr_import import import_rules
+
+    import_rules(shared_data / "rules" / "MagicCompRules-20260417.txt")
+    for _ in range(2):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mtgkb", "build", "--full", "-q"],
+            env=os.environ.copy(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 120
+        try:
+            while not any((cache_dir() / "tmp").glob("*/oxigraph")):
+                assert process.poll() is None, "the build ended before it could be killed"
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            process.kill()
+        finally:
+            process.wait()
+        assert any((cache_dir() / "tmp").iterdir())
+    assert open_kb().select(RULES)[0]["n"] > 3000
+    assert not list((cache_dir() / "tmp").iterdir())

@@ -54,15 +54,44 @@ def test_every_query_documents_itself_and_returns_its_params(query) -> None:
     assert query.description, f"{query.path.name} needs a '# description:' line"
     projection = _projection(query.text)
     for param in query.params:
-        assert param.default is not None or param.optional, f"?{param.name} needs a default or '(optional…)'"
+        assert (param.default is not None) + (param.example is not None) + param.optional == 1, (
+            f"?{param.name} needs one of '(default: …)', '(e.g. …)' or '(optional…)'"
+        )
         assert f"?{param.name}" in query.text
         # pyoxigraph binds parameters only through projected variables.
         assert projection is None or param.name in projection, f"?{param.name} must be in the SELECT clause"
 
 
 @pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)
-def test_every_query_returns_rows_with_its_defaults(kb, query) -> None:
-    assert _rows(kb, query.name), f"{query.name} returned no rows against the bundled knowledge base"
+def test_every_query_returns_rows_with_its_defaults_and_examples(kb, query) -> None:
+    examples = {param.name: param.example for param in query.params if param.example}
+    assert _rows(kb, query.name, **examples), (
+        f"{query.name} returned no rows against the bundled knowledge base"
+    )
+
+
+#: Queries whose title names the subject their default stands for: leaving it out asks that question.
+_DEFAULT_IS_THE_SUBJECT = {"ninjutsu-family-costs": "family"}
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)
+def test_a_missing_required_parameter_is_named_not_filled_in(run_cli, query) -> None:
+    """`mtgkb query card-rulings` used to answer for Ninja of the Deep Hours."""
+    for param in query.params:
+        if param.default is not None:
+            assert _DEFAULT_IS_THE_SUBJECT.get(query.name) == param.name, (
+                f"{query.name}: ?{param.name} has a default that hides a missing parameter"
+            )
+    required = [param for param in query.params if param.example]
+    result = run_cli("query", query.name)
+    if not required:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 2
+    assert f"needs the parameter ?{required[0].name}" in result.stderr
+    assert f"--param {required[0].name}=" in result.stderr
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
 
 
 def test_mechanic_steps_derives_the_ninjutsu_window(kb) -> None:

@@ -168,7 +168,7 @@ def test_every_ruling_that_speaks_of_ninjutsu_is_a_ninjutsu_ruling(
     ("words", "kind", "at_least"),
     [
         (("partner",), "mechanic", 100),
-        (("sneak",), "mechanic", 1),
+        (("flash",), "mechanic", 100),
         (("command", "zone"), "zone", 100),
         (("copy",), "concept", 1000),
         (("commander", "tax"), "concept", 10),
@@ -189,6 +189,43 @@ def test_rulings_are_found_by_mechanic_zone_and_concept(
         any(m["iri"].startswith(report["subject_iri"]) for m in ruling["mentions"])
         for ruling in report["rulings"]
     )
+
+
+def test_a_mechanics_rulings_are_about_it_not_about_words_that_share_its_stem(
+    run_cli_on_pool, card_pool
+) -> None:
+    """Sneaking Guide, Whispergear Sneak and two joke cards that "sneak it onto the battlefield" were
+    sneak rulings; the snapshot holds no ruling on a card with sneak yet."""
+    report = _rulings(run_cli_on_pool, "sneak")
+    about = {card["label"] for ruling in report["rulings"] for card in ruling["cards"]}
+    assert not about & {"Sneaking Guide", "Whispergear Sneak", "Cheatyface", "Entirely Normal Armchair"}
+    with_sneak = {
+        row["card"]
+        for row in card_pool.kb.select(
+            "SELECT ?card WHERE { ?card mtgkb:hasAbility/mtgkb:instantiates mechanic:sneak }"
+        )
+    }
+    for ruling in report["rulings"]:
+        assert {c["iri"] for c in ruling["cards"]} & with_sneak or re.search(
+            r"\bsneak\b", ruling["text"], re.I
+        )
+    # The words still link to what they do name: those rulings speak of the hand and the battlefield.
+    cheatyface = _rulings(run_cli_on_pool, "Cheatyface")["rulings"]
+    assert any({"hand", "battlefield"} <= {m["label"] for m in ruling["mentions"]} for ruling in cheatyface)
+    assert not any(m["iri"].endswith("/sneak") for ruling in cheatyface for m in ruling["mentions"])
+
+
+def test_a_joke_cards_rulings_are_no_mechanics_rulings(card_pool) -> None:
+    jokes = card_pool.kb.select(
+        "SELECT (COUNT(DISTINCT ?ruling) AS ?n) WHERE { ?card mtgkb:isFunny true . "
+        "?ruling mtgkb:aboutCard ?card }"
+    )[0]["n"]
+    linked = card_pool.kb.select(
+        "SELECT ?ruling ?mechanic WHERE { ?card mtgkb:isFunny true . ?ruling mtgkb:aboutCard ?card ; "
+        "mtgkb:mentions ?mechanic . ?mechanic a mtgkb:Mechanic }"
+    )
+    assert jokes > 100
+    assert linked == []
 
 
 def test_the_rulings_text_says_how_many_are_left_out(run_cli_on_pool) -> None:
@@ -251,12 +288,14 @@ def test_a_rule_with_a_handful_of_subrules_shows_their_text(run_cli_on_pool) -> 
     assert text[at:].splitlines()[1].strip().startswith("Commander ninjutsu is")
     brief = run_json(run_cli_on_pool, "rule", "702.49", "--depth", "0")
     assert all(sub["text"] is None for sub in brief["subrules"])
-    section = run_json(run_cli_on_pool, "rule", "702", "--depth", "2")
+    section = run_json(run_cli_on_pool, "rule", "702", "--depth", "2", "--limit", "0")
     ninjutsu = next(sub for sub in section["subrules"] if sub["number"] == "702.49")
     assert [sub["number"] for sub in ninjutsu["subrules"]][-1] == "702.49d" and ninjutsu["subrules"][-1][
         "text"
     ]
-    assert run_json(run_cli_on_pool, "rule", "702")["subrules"][0]["text"] is None  # 190 rules: numbers only
+    whole = run_json(run_cli_on_pool, "rule", "702")
+    assert whole["subrules"][0]["text"] is None  # 190 rules: numbers only
+    assert len(whole["subrules"]) == 20 < whole["subrules_total"]  # the first --limit of them
 
 
 def test_every_ability_of_the_oracle_text_is_listed_and_the_modelled_ones_linked(

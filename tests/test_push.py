@@ -104,8 +104,10 @@ def _rows(document: dict) -> list:
 
 @pytest.mark.parametrize("name", [query.name for query in catalogue().queries])
 def test_every_named_query_answers_the_same_remotely(run_cli, pushed, oxigraph, name: str) -> None:
-    local = run_cli("query", name, "--format", "json")
-    remote = run_cli("query", name, "--format", "json", "--endpoint", oxigraph)
+    query = next(q for q in catalogue().queries if q.name == name)
+    examples = [f"--param={param.name}={param.example}" for param in query.params if param.example]
+    local = run_cli("query", name, *examples, "--format", "json")
+    remote = run_cli("query", name, *examples, "--format", "json", "--endpoint", oxigraph)
     assert local.exit_code == remote.exit_code == 0, remote.output
     local_rows, remote_rows = _rows(json.loads(local.stdout)), _rows(json.loads(remote.stdout))
     ordered = "ORDER BY" in next(q for q in catalogue().queries if q.name == name).text

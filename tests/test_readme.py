@@ -81,3 +81,18 @@ def test_the_elision_matches_only_what_it_should() -> None:
     assert matches(["a", "  …", "d"], ["a", "d"])
     assert not matches(["a", ELISION, "d"], ["a", "b", "c"])
     assert not matches(["a", "b"], ["a", "b", "c"])
+
+
+def test_the_readmes_screenshots_are_there_small_and_made_by_the_script() -> None:
+    images = re.findall(r"!\[[^\]]+\]\(([^)]+\.png)\)", README.read_text(encoding="utf-8"))
+    assert {Path(image).name for image in images} >= {
+        "explorer-landing.png",
+        "explorer-card.png",
+        "explorer-verdict.png",
+    }
+    script = (README.parent / "scripts" / "screenshots.py").read_text(encoding="utf-8")
+    for image in images:
+        path = README.parent / image
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", image
+        assert path.stat().st_size < 600_000, f"{image} is too large for the repository"
+        assert Path(image).name in script, f"{image} is not one scripts/screenshots.py writes"

@@ -187,7 +187,7 @@ def test_the_explorer_calls(server) -> None:
     status, rule = api(server, "names", q="702.49")
     assert rule["matches"][0] == {
         "iri": "https://w3id.org/mtgkb/cr/702.49",
-        "label": "rule 702.49",
+        "label": "CR 702.49 Ninjutsu",
         "kind": "rule",
     }
     status, graph = api(server, "graph", node="Ninja of the Deep Hours")
@@ -198,3 +198,14 @@ def test_the_explorer_calls(server) -> None:
     )
     status, details = api(server, "node", node="mechanic:ninjutsu")
     assert status == 200 and details["node"]["label"] == "Ninjutsu" and "mtgkb:Mechanic" in details["types"]
+    # Properties and classes by their labels in the ontology, links with their targets' labels.
+    labelled = {prop["property"]: prop["label"] for prop in details["properties"]}
+    assert labelled["mtgkb:entersAttacking"] == "enters attacking" and details["type_labels"] == ["Mechanic"]
+    links = {(link["label"], link["target"]["label"]) for link in details["links"]}
+    assert ("functions in", "hand") in links
+    # A ruling is named by its card, date and the start of its text.
+    status, ninja = api(server, "graph", node="Ninja of the Deep Hours")
+    rulings = [node["label"] for node in ninja["nodes"] if node["kind"] == "ruling"]
+    assert rulings and all(
+        label.startswith("Ninja of the Deep Hours, 20") and "“" in label for label in rulings
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import time
+import urllib.parse
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -324,3 +325,11 @@ def test_a_port_in_use_is_a_clear_error(run_cli, kb) -> None:
         result = run_cli("serve", "--port", port)
     assert result.exit_code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--port" in result.stderr
+
+
+def test_head_answers_as_get_without_a_body(server) -> None:
+    for url in (server.sparql, server.sparql + "?" + urllib.parse.urlencode({"query": "ASK {}"})):
+        got, head = http(url), http(url, method="HEAD")
+        assert head.status == got.status == 200
+        assert head.headers["content-type"] == got.headers["content-type"]
+        assert head.body == b""

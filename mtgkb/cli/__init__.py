@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 import sys
 from collections.abc import Callable
@@ -79,7 +80,7 @@ class _Group(click.Group):
         return super().list_commands(ctx)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        pairs = zip(args, [*args[1:], ""], strict=True)
+        pairs = itertools.pairwise([*args, ""])  # each argument and the next
         ctx.meta["mtgkb.json"] = "--json" in args or any(
             a == "--format=json" or (a == "--format" and b == "json") for a, b in pairs
         )
@@ -107,7 +108,7 @@ class _Group(click.Group):
             ctx.exit(141)
         except OSError as error:
             if error.errno not in _WRITE_ERRORS:
-                raise
+                _report(ctx, _store_damage(error))
             _stdout_to_devnull()
             click.echo(f"Error: cannot write the output: {error.strerror}", err=True)
             ctx.exit(2)
@@ -115,14 +116,9 @@ class _Group(click.Group):
             click.echo("Interrupted.", err=True)
             ctx.exit(Interrupted.exit_code)
         except MtgkbError as error:
-            if ctx.meta.get("mtgkb.json") and not isinstance(error, AnswerCutShort):
-                _json_error(error.message, error.hint, error.exit_code, error)
-            else:
-                label = "Interrupted" if isinstance(error, Interrupted) else "Error"
-                click.echo(f"{label}: {error.message}", err=True)
-                if error.hint:
-                    click.echo(f"Hint: {error.hint}", err=True)
-            ctx.exit(error.exit_code)
+            _report(ctx, error)
+        except RuntimeError as error:  # how pyoxigraph passes on RocksDB finding the store damaged
+            _report(ctx, _store_damage(error))
         except click.UsageError as error:
             error.message = shown(error.message, 300)  # click quotes an unknown option whole
             if not ctx.meta.get("mtgkb.json"):
@@ -130,6 +126,31 @@ class _Group(click.Group):
             hint = f"see '{error.ctx.command_path} --help'" if error.ctx else None
             _json_error(error.format_message(), hint, error.exit_code, None)
             ctx.exit(error.exit_code)
+
+
+def _store_damage(error: Exception) -> MtgkbError:
+    """The message for RocksDB's report of damage in the store's files (the store is set aside, see
+    :func:`mtgkb.kb.store_files.store_damage`); any other error is raised again as it was."""
+    from mtgkb.kb.store import current_store_path
+    from mtgkb.kb.store_files import store_damage
+
+    damage = store_damage(error, current_store_path())
+    if damage is None:
+        raise error
+    return damage
+
+
+def _report(ctx: click.Context, error: MtgkbError) -> None:
+    """The message and hint of ``error`` on stderr (a JSON object on stdout with --json), and its
+    exit status."""
+    if ctx.meta.get("mtgkb.json") and not isinstance(error, AnswerCutShort):
+        _json_error(error.message, error.hint, error.exit_code, error)
+    else:
+        label = "Interrupted" if isinstance(error, Interrupted) else "Error"
+        click.echo(f"{label}: {error.message}", err=True)
+        if error.hint:
+            click.echo(f"Hint: {error.hint}", err=True)
+    ctx.exit(error.exit_code)
 
 
 # Errors of writing the answer itself: a full disk, a file past its size limit, a failing device.

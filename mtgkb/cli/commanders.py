@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.core.errors import MtgkbError
 
 
 @cli.command()
-@click.argument("names", nargs=-1, required=True, metavar="CARD [CARD ...]")
+@click.argument("names", nargs=-1, required=True, metavar="CARD [CARD ...]", shell_complete=completion.CARDS)
 @json_option
 def commanders(names: tuple[str, ...], as_json: bool) -> None:
     """Can these cards be a deck's commanders, alone or as a pair? Exit 0 yes, 1 no.
@@ -38,7 +38,7 @@ def commanders(names: tuple[str, ...], as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("name", nargs=-1, required=True, metavar="CARD")
+@click.argument("name", nargs=-1, required=True, metavar="CARD", shell_complete=completion.CARDS)
 @click.option(
     "--limit", type=click.IntRange(min=1), default=None, help="Names shown per group (counts stay whole)."
 )

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.cli.verdict_output import emit_verdict
 
 
 @cli.command(name="copy")
-@click.argument("card", nargs=-1, required=True)
+@click.argument("card", nargs=-1, required=True, shell_complete=completion.CARDS)
 @click.option(
-    "--target", "-t", required=True, metavar="TARGET", help="The card, or object of the situation, to copy."
+    "--target",
+    "-t",
+    required=True,
+    metavar="TARGET",
+    help="The card, or object of the situation, to copy.",
+    shell_complete=completion.CARDS,
 )
 @click.option(
     "--situation",

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter, quiet_option
+from mtgkb.cli import cli, completion, json_option, progress_reporter, quiet_option
 from mtgkb.cli.output import diagnostic, emit, to_jsonable
 from mtgkb.core.errors import MtgkbError
+from mtgkb.exporters.views import VIEWS
 
 if TYPE_CHECKING:
     from mtgkb.exporters.writers import ExportSummary
 
 _FORMATS = ("ttl", "nt", "jsonld", "trig", "nq", "graphml", "gexf", "dot", "cyjs")
-_VIEWS = ("partners", "turn", "ninjutsu", "around")
 
 
 @cli.command()
@@ -36,11 +36,17 @@ _VIEWS = ("partners", "turn", "ninjutsu", "around")
 @click.option("--graph", "graph_name", metavar="NAME", help="Only this named graph, e.g. data/turn.")
 @click.option(
     "--view",
-    type=click.Choice(_VIEWS),
+    type=click.Choice(list(VIEWS)),
     default=None,
-    help="A named subgraph: partners (the partner network), turn, ninjutsu (the family), around (--around).",
+    help="A named subgraph: " + "; ".join(f"{view.name} ({view.help})" for view in VIEWS.values()) + ".",
 )
-@click.option("--around", metavar="CARD", default=None, help="With --view around: the card at the centre.")
+@click.option(
+    "--around",
+    metavar="NODE",
+    default=None,
+    help="With --view around: the card, mechanic, step, zone, concept or rule number at the centre.",
+    shell_complete=completion.NODES,
+)
 @click.option(
     "--depth",
     type=click.IntRange(min=1, max=4),
@@ -68,7 +74,8 @@ def export(
     properties are edges labelled with the property name (citesRule, nextStep).
     The summary goes to stdout when -o is given (as JSON with --json), else to stderr.
     A --view is a small named subgraph; the partners view has cards as nodes (with colour
-    identity) and one edge per pair that may lead a deck, labelled with the partner ability.
+    identity) and one edge per pair that may lead a deck, labelled with the partner ability. In
+    DOT, each node's shape and colour say its kind (card, mechanic, step, rule, ruling, …).
 
     \b
     Examples:
@@ -77,6 +84,7 @@ def export(
       mtgkb export --format dot --graph data/turn | dot -Tsvg > turn.svg
       mtgkb export --view partners --format gexf -o partners.gexf
       mtgkb export --view around --around "Yuriko, the Tiger's Shadow" --depth 2 --format cyjs
+      mtgkb export --view around --around ninjutsu --format dot | dot -Tsvg > ninjutsu.svg
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.render.export import render_summary

@@ -58,3 +58,24 @@ def import_rules_command(file: Path, quiet: bool, as_json: bool) -> None:
     from mtgkb.importers.cr_import import import_rules
 
     emit(import_rules(file, progress=progress_reporter(quiet)), as_json, render_import)
+
+
+@import_group.command("drop")
+@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@quiet_option()
+@json_option
+def drop_command(names: tuple[str, ...], quiet: bool, as_json: bool) -> None:
+    """Remove imported files from the data directory, then update the store without them.
+
+    NAME is a file under imports/ as 'mtgkb import' wrote it (mtgjson.nq.gz) or its name without
+    the suffix (mtgjson, cr-2026-04-17, scryfall-cards). The way out when an imported file is
+    damaged and no store can be built with it; importing the dataset again brings it back.
+
+    \b
+    Example:
+      mtgkb import drop mtgjson
+    """
+    from mtgkb.cli.render.kb import render_drop
+    from mtgkb.importers.drop import drop_imports
+
+    emit(drop_imports(list(names), progress_reporter(quiet or as_json)), as_json, render_drop)

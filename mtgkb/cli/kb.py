@@ -46,16 +46,44 @@ def stats(as_json: bool) -> None:
 
 
 @cli.command()
+@click.option(
+    "--store",
+    "check_store",
+    is_flag=True,
+    help="Check the store instead: read every file against the digest recorded when it was built, "
+    "every quad, and the name and search indexes.",
+)
 @json_option
-def validate(as_json: bool) -> None:
+def validate(check_store: bool, as_json: bool) -> None:
     """Check ontology/ and data/ against the SHACL shapes in ontology/shapes/.
 
-    Exits 0 when the data conforms, 1 when there are violations (each named with its file).
+    Exits 0 when the data conforms, 1 when there are violations (each named with its file). With
+    --store, checks the store built from them instead: exit 1 when a file of it is damaged, which
+    is then set aside, so that 'mtgkb build --full' (or the next command) builds it again.
 
     \b
-    Example:
+    Examples:
       mtgkb validate
+      mtgkb validate --store
     """
+    if check_store:
+        from mtgkb.app import open_kb
+        from mtgkb.cli.render.validation import render_store_check
+        from mtgkb.kb.store import check_store as read_meta
+        from mtgkb.kb.store import current_store_path
+        from mtgkb.kb.store_files import validate_store
+
+        # The store as it is (opening it through open_kb would rebuild one that cannot be opened).
+        path = current_store_path()
+        meta = read_meta(path) if path else None
+        if path is None or meta is None:
+            kb = open_kb(progress_reporter(as_json))
+            path, meta = kb.path, kb.meta
+        check = validate_store(path, meta)
+        emit(check, as_json, render_store_check)
+        if not check.sound:
+            raise click.exceptions.Exit(1)
+        return
     from mtgkb.kb.validation import validate as run_validation
 
     report = run_validation()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.cli.output import emit
 
 #: ``--limit`` of the lists that can run to hundreds (rulings on a zone, cards citing a rule).
@@ -18,7 +18,7 @@ limit_option = click.option(
 
 
 @cli.command()
-@click.argument("name", nargs=-1, required=True)
+@click.argument("name", nargs=-1, required=True, shell_complete=completion.CARDS)
 @json_option
 def card(name: tuple[str, ...], as_json: bool) -> None:
     """Show a card: cost, types, abilities with the rules they rest on, rulings.
@@ -40,7 +40,7 @@ def card(name: tuple[str, ...], as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("name", nargs=-1, required=True)
+@click.argument("name", nargs=-1, required=True, shell_complete=completion.RULINGS_SUBJECTS)
 @limit_option
 @json_option
 def rulings(name: tuple[str, ...], limit: int, as_json: bool) -> None:
@@ -79,7 +79,7 @@ def rule(number: str, edition: str | None, depth: int | None, limit: int, as_jso
     """Show a Comprehensive Rules rule: summary, official text, subrules, what cites it.
 
     The official text is that of the newest imported edition unless --edition names another.
-    --limit caps the list of what cites the rule.
+    --limit caps each list: subrules, references and what cites the rule.
 
     \b
     Examples:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.cli.output import emit
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def queries(as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("name")
+@click.argument("name", shell_complete=completion.complete_query_names)
 @format_option
 @param_option
 @timeout_option
@@ -185,11 +185,12 @@ def query(
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.render.sparql import render_result
-    from mtgkb.kb.named_queries import bind_params, get_query, parse_param_options, run_named
+    from mtgkb.kb.named_queries import bind_params, check_params, get_query, parse_param_options, run_named
 
     output_format = _format(fmt, as_json)
     given = parse_param_options(params)
-    named = get_query(name)  # an unknown name is reported before the store is opened
+    named = get_query(name)  # an unknown name or a missing parameter is reported before the store is opened
+    check_params(named, given)
     if endpoint is not None:
         bound = bind_params(_LocalKb(), named, given)  # type: ignore[arg-type]
         emit(_remote(endpoint, named.text, bound, output_format, timeout), False, render_result)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.cli.output import emit
 from mtgkb.cli.verdict_output import emit_verdict
 from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS
@@ -17,6 +17,7 @@ _STEP_HELP = "The step or main phase, e.g. declare-blockers, precombat-main (ins
 
 def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """--situation FILE, or the same situation from options for two players, me and opp."""
+    cards = completion.CARDS
     decorators = [
         click.option(
             "--situation",
@@ -25,7 +26,7 @@ def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
             metavar="FILE",
             help="Situation as JSON or YAML; - reads stdin.",
         ),
-        click.option("--step", help=_STEP_HELP),
+        click.option("--step", help=_STEP_HELP, shell_complete=completion.complete_steps),
         click.option(
             "--turn",
             type=click.Choice(["me", "opp"]),
@@ -50,18 +51,40 @@ def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
             multiple=True,
             metavar="NAME",
             help="An unblocked attacker (token:NAME for a token).",
-        ),
-        click.option("--blocked", multiple=True, metavar="NAME", help="A blocked attacker."),
-        click.option(
-            "--attacking", multiple=True, metavar="NAME", help="An attacker before blockers are declared."
+            shell_complete=cards,
         ),
         click.option(
-            "--tapped", multiple=True, metavar="NAME", help="A tapped creature of mine, not attacking."
+            "--blocked", multiple=True, metavar="NAME", help="A blocked attacker.", shell_complete=cards
         ),
         click.option(
-            "--permanent", "battlefield", multiple=True, metavar="NAME", help="Another permanent of mine."
+            "--attacking",
+            multiple=True,
+            metavar="NAME",
+            help="An attacker before blockers are declared.",
+            shell_complete=cards,
         ),
-        click.option("--stack", multiple=True, metavar="NAME", help="A spell of the opponent on the stack."),
+        click.option(
+            "--tapped",
+            multiple=True,
+            metavar="NAME",
+            help="A tapped creature of mine, not attacking.",
+            shell_complete=cards,
+        ),
+        click.option(
+            "--permanent",
+            "battlefield",
+            multiple=True,
+            metavar="NAME",
+            help="Another permanent of mine.",
+            shell_complete=cards,
+        ),
+        click.option(
+            "--stack",
+            multiple=True,
+            metavar="NAME",
+            help="A spell of the opponent on the stack.",
+            shell_complete=cards,
+        ),
         click.option("--mana", metavar="SYMBOLS", help="Mana I can still produce, e.g. '{1}{U}{B}'."),
         click.option(
             "--commander-casts",
@@ -130,9 +153,14 @@ def _emit(
 
 
 @cli.command("can-activate")
-@click.argument("card")
+@click.argument("card", shell_complete=completion.CARDS)
 @situation_options
-@click.option("--ability", metavar="NAME", help="Which ability, when the card has several (e.g. ninjutsu).")
+@click.option(
+    "--ability",
+    metavar="NAME",
+    help="Which ability, when the card has several (e.g. ninjutsu).",
+    shell_complete=completion.MECHANICS,
+)
 @click.option("--player", metavar="NAME", help="Who activates it (default: whoever holds the card).")
 @format_option
 def can_activate(
@@ -151,9 +179,9 @@ def can_activate(
     \b
     Examples:
       mtgkb can-activate "Ninja of the Deep Hours" --situation combat.yaml
-      mtgkb can-activate "Ninja of the Deep Hours" --step declare-blockers \
+      mtgkb can-activate "Ninja of the Deep Hours" --step declare-blockers \\
           --unblocked "Goblin Guide" --mana "{1}{U}"
-      mtgkb can-activate "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \
+      mtgkb can-activate "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \\
           --step combat-damage --unblocked token:Goblin --json
     """
     from mtgkb.app import open_kb
@@ -167,7 +195,7 @@ def can_activate(
 
 
 @cli.command("can-cast")
-@click.argument("card")
+@click.argument("card", shell_complete=completion.CARDS)
 @situation_options
 @click.option(
     "--via", metavar="WAY", help="normal, or an alternative cost the card has (sneak, web-slinging)."
@@ -186,7 +214,7 @@ def can_cast(
     Examples:
       mtgkb can-cast "Lightning Bolt" --step upkeep --turn opp --priority me
       mtgkb can-cast "Splinter, Hamato Yoshi" --via sneak --step declare-blockers --unblocked "Grizzly Bears"
-      mtgkb can-cast "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \
+      mtgkb can-cast "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \\
           --step precombat-main --json
     """
     from mtgkb.app import open_kb
@@ -224,7 +252,7 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
 
 
 @cli.command()
-@click.argument("card")
+@click.argument("card", shell_complete=completion.CARDS)
 @json_option
 def timing(card: str, as_json: bool) -> None:
     """The steps in which CARD's ninjutsu-family abilities, and casting it, can be used.

@@ -5,10 +5,14 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import shlex
 import signal
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from mtgkb.core.errors import MtgkbError
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
@@ -64,14 +68,37 @@ class QuadWriter:
 _MARK = "mtgkb"
 
 
+class LinkRefused(MtgkbError):
+    """An output path that is a symbolic link to a file: mtgkb does not write through it."""
+
+
+def refuse_file_link(path: Path) -> None:
+    """:class:`LinkRefused` when ``path`` is a symbolic link to a regular file or to a path that does
+    not exist (a device or a pipe behind a link, such as ``/dev/stdout``, is fine)."""
+    if not path.is_symlink():
+        return
+    try:
+        followed = os.stat(path)
+    except OSError:
+        followed = None
+    if followed is not None and not stat.S_ISREG(followed.st_mode):
+        return
+    raise LinkRefused(
+        f"{path} is a symbolic link to {os.path.realpath(path)}; mtgkb does not write through links",
+        f"give the file itself (-o {shlex.quote(os.path.realpath(path))}), or remove the link first",
+    )
+
+
 @contextmanager
 def atomic_text_file(path: Path) -> Iterator[io.TextIOBase]:
     """Write ``path`` through a temporary sibling and rename it into place, so a killed writer
     leaves the previous file untouched.
 
-    A symlink is followed: the file it points to is replaced and the link stays. A target that is not
-    a regular file (``/dev/null``, ``/dev/stdout``, a named pipe) is written to directly, since
-    renaming over it would replace the device with a file."""
+    A symlink to a file (or to nothing yet) is refused with :class:`LinkRefused`: writing through it
+    would replace a file elsewhere that the user never named, the trap a link planted in a shared
+    folder sets. A target that is not a regular file (``/dev/null``, ``/dev/stdout``, a named pipe) is
+    written to directly, since renaming over it would replace the device with a file."""
+    refuse_file_link(Path(path))
     target = Path(os.path.realpath(path))
     if target.exists() and not target.is_file():
         with open(target, "w", encoding="utf-8", newline="\n") as stream:

@@ -24,6 +24,8 @@ from mtgkb.exporters.property_nodes import (
     PROGRESS_EVERY,
     as_text,
     dot_string,
+    dot_style,
+    kind_of_types,
     literal_value,
     node_key,
     node_label,
@@ -239,7 +241,8 @@ def write_dot(source: StreamedGraph, stream: TextIO, name: str) -> None:
         if kind == "node":
             label = dot_string(item.attributes.get("label", item.key))
             node = dot_string(item.key)
-            stream.write(f"  {node} [label={label}, tooltip={node}];\n")
+            style = dot_style(kind_of_types(item.attributes.get("type")))
+            stream.write(f"  {node} [label={label}, tooltip={node}, {style}];\n")
         else:
             source_key, target, label, _, _ = item
             stream.write(f"  {dot_string(source_key)} -> {dot_string(target)} [label={dot_string(label)}];\n")

@@ -6,6 +6,7 @@ exports) and the streamed writers of a whole store."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from mtgkb.kb.iris import VOCAB
@@ -77,6 +78,46 @@ def as_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+#: The look of each kind of node in DOT (the explorer page's colours): shape and fill colour.
+DOT_STYLES = {
+    "card": ("box", "#2f6fb3"),
+    "face": ("box", "#5b8fc7"),
+    "mechanic": ("ellipse", "#b3542f"),
+    "step": ("hexagon", "#3c8d4f"),
+    "phase": ("hexagon", "#2c6d3c"),
+    "rule": ("note", "#7b4fa8"),
+    "ruling": ("note", "#a8843c"),
+    "ability": ("component", "#4f9aa8"),
+    "requirement": ("diamond", "#a84f7b"),
+    "zone": ("folder", "#6b7b2f"),
+    "concept": ("octagon", "#8a5a44"),
+    "legalities": ("tab", "#6d7580"),
+}
+_OTHER_STYLE = ("box", "#8a94a0")
+
+
+def dot_style(kind: str | None) -> str:
+    """The DOT attributes of a node of ``kind`` (card, mechanic, step, rule, …)."""
+    shape, colour = DOT_STYLES.get(kind or "", _OTHER_STYLE)
+    return f'shape={shape}, style="rounded,filled", fillcolor="{colour}", fontcolor="white"'
+
+
+@functools.lru_cache(maxsize=4096)  # a whole store's nodes have a few hundred distinct type lists
+def kind_of_types(types: str | None) -> str:
+    """A node's kind from its ``type`` attribute (prefixed classes, "; " between them)."""
+    from mtgkb.lookups.common import kind_of
+
+    if not types:
+        return "node"
+    classes = set()
+    for compact in types.split(MULTI_VALUE_SEPARATOR):
+        prefix, _, local = compact.partition(":")
+        classes.add(PREFIXES.get(prefix, prefix + ":") + local)
+    if V.Legalities in classes:
+        return "legalities"
+    return kind_of(classes)
 
 
 def dot_string(text: str) -> str:

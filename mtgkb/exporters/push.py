@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.progress import Progress, Ticker
 from mtgkb.kb.query_files import library_query
-from mtgkb.kb.remote import check_endpoint, send
+from mtgkb.kb.remote import check_endpoint, select_results, send
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -175,14 +175,19 @@ def _remote_rows(endpoint: str, query: str, timeout: float | None) -> list[dict[
     )
     _, payload = send(request, endpoint, timeout)
     try:
-        bindings = json.loads(payload)["results"]["bindings"]
-    except (ValueError, KeyError, TypeError) as error:
+        document = json.loads(payload)
+    except ValueError as error:
         raise MtgkbError(f"{endpoint} did not answer with SPARQL results JSON ({error})") from None
-    return [{name: _value(term) for name, term in binding.items()} for binding in bindings]
+    _, bindings = select_results(document)
+    try:
+        return [{name: _value(term) for name, term in binding.items()} for binding in bindings]
+    except ValueError as error:
+        raise MtgkbError(f"{endpoint} answered a count that is not a number ({error})") from None
 
 
 def _value(term: dict[str, Any]) -> Any:
     value = term.get("value")
-    if term.get("datatype", "").endswith("#integer"):
+    datatype = term.get("datatype")
+    if isinstance(datatype, str) and datatype.endswith("#integer"):
         return int(value)
     return value

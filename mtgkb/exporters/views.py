@@ -5,16 +5,24 @@ look at, instead of the full pool's million triples.
   may be commanders together is one edge labelled with the partner ability that allows it and its
   rules; read from the mtgkb:CommanderPair nodes the store derives when it is built.
 - ``turn``: phases and steps with their successor edges (the named graph data/turn).
-- ``ninjutsu``: the ninjutsu mechanic and its variants, their requirements and rules, and every
+- ``ninjutsu``: the ninjutsu family (ninjutsu and its variants, and the mechanics whose cost likewise
+  returns a creature you control: sneak, web-slinging), their requirements and rules, and every
   ability of them (had, granted or changed) with its card.
-- ``around``: one card's neighbourhood, ``depth`` links out from it in either direction.
+- ``around``: the neighbourhood of one card, mechanic, step, zone, concept or rule, ``depth`` links
+  out from it in either direction. A hub (a card's legalities, a class) is drawn but not gone
+  through: the cards legal in the same formats are not each other's neighbours.
 
-Every view but ``partners`` keeps the property-graph shape of :func:`mtgkb.exporters.writers.property_graph`.
+Every view but ``partners`` keeps the property-graph shape of
+:func:`mtgkb.exporters.writers.property_graph`, with each node's human label
+(:func:`mtgkb.exporters.nodes.describe`) and no link of a node to itself (a main phase is the one
+step of its phase: a loop a picture does not need). A new view is one :func:`register` call.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from mtgkb.core.errors import MtgkbError
@@ -28,7 +36,41 @@ if TYPE_CHECKING:
 
     from mtgkb.kb.store import KnowledgeBase
 
-VIEWS = ("partners", "turn", "ninjutsu", "around")
+
+@dataclass(frozen=True)
+class ViewRequest:
+    """What a view is asked for: the node at its centre (``--around``) and how far out (``--depth``)."""
+
+    around: str | None = None
+    depth: int = 1
+
+
+#: A view's builder: the graph and how many triples it was read from.
+Builder = Callable[["KnowledgeBase", ViewRequest], "tuple[nx.Graph, int]"]
+
+
+@dataclass(frozen=True)
+class View:
+    name: str
+    help: str  # a few words for ``mtgkb export --help``
+    build: Builder
+    needs_around: bool = False  # the view is drawn around the node --around names
+
+
+#: Every named view, in the order the help lists them.
+VIEWS: dict[str, View] = {}
+
+
+def register(name: str, help: str, needs_around: bool = False) -> Callable[[Builder], Builder]:
+    """Make the decorated builder the view ``name``."""
+
+    def decorate(build: Builder) -> Builder:
+        VIEWS[name] = View(name, help, build, needs_around)
+        return build
+
+    return decorate
+
+
 VIEW_FORMATS = ("graphml", "gexf", "dot", "cyjs")
 #: Beyond this many nodes an "around" view stops growing: a rule cited by thousands of cards would
 #: otherwise pull the whole pool in at depth 2.
@@ -44,20 +86,24 @@ def export_view(
     depth: int = 1,
 ) -> ExportSummary:
     """Write the view ``view`` to ``stream`` in the property-graph format ``fmt``."""
-    if view not in VIEWS:
+    chosen = VIEWS.get(view)
+    if chosen is None:
         raise MtgkbError(f"unknown view '{view}'", f"use one of {', '.join(VIEWS)}")
     if fmt not in VIEW_FORMATS:
         raise MtgkbError(
             f"a view is a property graph, not '{fmt}'", f"use --format {', '.join(VIEW_FORMATS)}"
         )
-    if view == "around" and not around:
-        raise MtgkbError("the 'around' view needs a card", 'add --around "CARD NAME" (and --depth N)')
+    if chosen.needs_around and not around:
+        raise MtgkbError(
+            f"the '{view}' view needs the node at its centre",
+            'add --around "CARD NAME" (or a mechanic, step, zone, concept or rule number; and --depth N)',
+        )
     started = time.perf_counter()
-    graph, triples = _build(kb, view, around, depth)
+    graph, triples = chosen.build(kb, ViewRequest(around, depth))
     write_property_graph(graph, fmt, stream)
     return ExportSummary(
         fmt,
-        f"view {view}" + (f" {around}" if view == "around" else ""),
+        f"view {view}" + (f" {around}" if chosen.needs_around else ""),
         triples,
         graph.number_of_nodes(),
         graph.number_of_edges(),
@@ -65,18 +111,23 @@ def export_view(
     )
 
 
-def _build(kb: KnowledgeBase, view: str, around: str | None, depth: int) -> tuple[nx.Graph, int]:
-    if view == "partners":
-        return partners_view(kb)
-    if view == "turn":
-        nodes = _iris(kb.select(library_query("view-turn")))
-    elif view == "ninjutsu":
-        nodes = _iris(kb.select(library_query("view-mechanic-family"), root=mint("mechanic", "ninjutsu")))
-    else:
-        from mtgkb.kb.iri_arguments import find_named
+@register("turn", "the phases and steps with their successors")
+def turn_view(kb: KnowledgeBase, request: ViewRequest) -> tuple[nx.MultiDiGraph, int]:
+    return _subgraph(kb, _iris(kb.select(library_query("view-turn"))), "mtgkb turn")
 
-        nodes = neighbourhood(kb, find_named(kb, around or "", ("card",)).iri, depth)
-    return _subgraph(kb, nodes, f"mtgkb {view}")
+
+@register("ninjutsu", "the ninjutsu family: ninjutsu, commander ninjutsu, sneak, web-slinging")
+def ninjutsu_view(kb: KnowledgeBase, request: ViewRequest) -> tuple[nx.MultiDiGraph, int]:
+    rows = kb.select(library_query("view-mechanic-family"), root=mint("mechanic", "ninjutsu"))
+    return _subgraph(kb, _iris(rows), "mtgkb ninjutsu")
+
+
+@register("around", "one node's neighbourhood, with --around and --depth", needs_around=True)
+def around_view(kb: KnowledgeBase, request: ViewRequest) -> tuple[nx.MultiDiGraph, int]:
+    from mtgkb.exporters.nodes import resolve_node
+
+    start = resolve_node(kb, request.around or "")
+    return _subgraph(kb, neighbourhood(kb, start, request.depth), "mtgkb around")
 
 
 def _iris(rows: list[dict[str, Any]]) -> set[str]:
@@ -85,14 +136,19 @@ def _iris(rows: list[dict[str, Any]]) -> set[str]:
 
 
 def neighbourhood(kb: KnowledgeBase, start: str, depth: int) -> set[str]:
-    """IRIs within ``depth`` IRI-valued links of ``start``, either way (class links left out)."""
+    """IRIs within ``depth`` IRI-valued links of ``start``, either way (class links left out); a hub
+    other than ``start`` is reached but not gone through."""
     import pyoxigraph as ox
+
+    from mtgkb.exporters.nodes import is_hub
 
     found = {start}
     frontier = {start}
     for _ in range(max(depth, 0)):
         reached: set[str] = set()
         for iri in frontier:
+            if iri != start and is_hub(kb, iri):
+                continue
             node = ox.NamedNode(iri)
             for quad in kb.store.quads_for_pattern(node, None, None, None):
                 if isinstance(quad.object, ox.NamedNode) and quad.predicate.value != RDF_TYPE:
@@ -108,20 +164,29 @@ def neighbourhood(kb: KnowledgeBase, start: str, depth: int) -> set[str]:
 
 
 def _subgraph(kb: KnowledgeBase, nodes: set[str], name: str) -> tuple[nx.MultiDiGraph, int]:
-    """Every triple whose subject is one of ``nodes``, each once; edges only between ``nodes``."""
+    """Every triple whose subject is one of ``nodes``, each once; edges only between ``nodes``, none
+    from a node to itself; each node labelled as a person reads it."""
     import pyoxigraph as ox
+
+    from mtgkb.exporters.nodes import describe
 
     triples: list[Any] = []
     for iri in sorted(nodes):
         seen: set[Any] = set()
         for quad in kb.store.quads_for_pattern(ox.NamedNode(iri), None, None, None):
-            if quad.triple not in seen:
+            if quad.triple not in seen and quad.object != quad.subject:
                 seen.add(quad.triple)
                 triples.append(quad.triple)
-    return property_graph(triples, name, keep=nodes), len(triples)
+    graph = property_graph(triples, name, keep=nodes)
+    for node, data in graph.nodes(data=True):
+        if not node.startswith("_:"):
+            described = describe(kb, node)
+            data["label"], data["kind"] = described.label, described.kind
+    return graph, len(triples)
 
 
-def partners_view(kb: KnowledgeBase) -> tuple[nx.Graph, int]:
+@register("partners", "the partner network: cards, and an edge per pair that may lead a deck")
+def partners_view(kb: KnowledgeBase, request: ViewRequest | None = None) -> tuple[nx.Graph, int]:
     """The partner network as an undirected graph: cards with their colour identity, pairs as edges
     labelled with the partner ability (``label``) and its rules (``cites``)."""
     import networkx as nx
@@ -143,7 +208,9 @@ def partners_view(kb: KnowledgeBase) -> tuple[nx.Graph, int]:
     graph = nx.Graph(name="mtgkb partners")
     for iri in sorted(cards):
         card = cards[iri]
-        graph.add_node(iri, label=card.name, color_identity="".join(card_identity(card)[0]) or "C")
+        graph.add_node(
+            iri, label=card.name, kind="card", color_identity="".join(card_identity(card)[0]) or "C"
+        )
     for (first, second), data in sorted(edges.items()):
         graph.add_edge(first, second, **{**data, "cites": " ".join(sorted(set(data["cites"])))})
     triples = kb.select(library_query("partner-pair-triples"))
@@ -153,5 +220,7 @@ def partners_view(kb: KnowledgeBase) -> tuple[nx.Graph, int]:
 def check_view_options(view: str | None, around: str | None, graph_name: str | None) -> None:
     if view is None and around:
         raise MtgkbError("--around goes with --view around", 'mtgkb export --view around --around "CARD"')
+    if view is not None and around and not VIEWS[view].needs_around:
+        raise MtgkbError(f"--around goes with --view around, not --view {view}", "leave --around out")
     if view is not None and graph_name:
         raise MtgkbError("--view and --graph cannot be combined", "pick one: a named view or a named graph")

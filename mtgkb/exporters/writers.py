@@ -27,6 +27,8 @@ from mtgkb.exporters.property_nodes import (
     PROGRESS_EVERY,
     as_text,
     dot_string,
+    dot_style,
+    kind_of_types,
     literal_value,
     node_key,
     node_label,
@@ -320,14 +322,16 @@ def _write_lines(stream: TextIO, lines: Iterator[str]) -> None:
 
 def write_dot(graph: nx.Graph, stream: TextIO) -> None:
     """Graphviz DOT, written directly so neither pydot nor pygraphviz is needed. Every ID and label
-    is a quoted string, so IRIs and card names need no further care. An undirected graph (the
-    partner view) is a DOT ``graph`` with ``--`` edges."""
+    is a quoted string, so IRIs and card names need no further care. Each node's shape and colour
+    say its kind (card, mechanic, step, rule, …). An undirected graph (the partner view) is a DOT
+    ``graph`` with ``--`` edges."""
     kind, arrow = ("digraph", "->") if graph.is_directed() else ("graph", "--")
     stream.write(f"{kind} {dot_string(graph.graph.get('name', 'mtgkb'))} {{\n")
     stream.write("  node [shape=box, style=rounded];\n")
     for node, data in graph.nodes(data=True):
         label = dot_string(data.get("label", node))
-        stream.write(f"  {dot_string(node)} [label={label}, tooltip={dot_string(node)}];\n")
+        style = dot_style(data.get("kind") or kind_of_types(data.get("type")))
+        stream.write(f"  {dot_string(node)} [label={label}, tooltip={dot_string(node)}, {style}];\n")
     for source, target, data in graph.edges(data=True):
         label = dot_string(data.get("label", ""))
         stream.write(f"  {dot_string(source)} {arrow} {dot_string(target)} [label={label}];\n")

@@ -60,6 +60,7 @@ class CardRecord:
     color_indicator: list[str] | None = None
     commander_legality: str | None = None
     legalities: dict[str, str] = field(default_factory=dict)  # format -> "legal", "banned", …
+    funny: bool = False  # printed for a joke product (MTGJSON isFunny, Scryfall set_type "funny")
     faces: list[FaceRecord] = field(default_factory=list)
     prototype: PrototypeRecord | None = None
     # The combined back face this meld card forms with its counterpart ("A // B" names it B).

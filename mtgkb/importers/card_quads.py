@@ -112,6 +112,8 @@ def write_cards(
             add(card, V.colorIdentity, _term(value))
         if record.commander_legality:
             add(card, V.commanderLegality, _term(record.commander_legality))
+        if record.funny:
+            add(card, V.isFunny, _term(True))
         legalities = _legalities(add, record.legalities, written_legalities)
         if legalities:
             add(card, V.legalities, legalities)
@@ -171,9 +173,20 @@ def _legalities(
     if node not in written:
         written.add(node)
         add(node, RDF_TYPE, _LEGALITIES)
+        add(node, RDFS_LABEL, literal(_legalities_label(statuses)))
         for status, game_format in statuses:
             add(node, _LEGALITY[status], _term(game_format))
     return f"<{node}>"
+
+
+def _legalities_label(statuses: list[tuple[str, str]]) -> str:
+    """ "legal in 8 formats; restricted in 1 format": a name for the node in graph tools."""
+    counts = Counter(status for status, _ in statuses)
+    return "; ".join(
+        f"{status} in {counts[status]} format{'s' if counts[status] != 1 else ''}"
+        for status in ("legal", "banned", "restricted")
+        if counts[status]
+    )
 
 
 def _write_abilities(

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mtgkb.core.bounded import read_file_bounded
 from mtgkb.core.errors import ImportFileError
 
 #: Subrule letters in order: the CR skips "l" and "o", which read like "1" and "0".
@@ -130,9 +131,9 @@ def normalise_newlines(text: str) -> str:
 def load_rules_file(path: Path) -> RulesDocument:
     """Read and parse a Comprehensive Rules file; :class:`ImportFileError` names what is wrong."""
     try:
-        data = path.read_bytes()
+        data = read_file_bounded(path, "import")
     except OSError as error:
-        raise ImportFileError(f"cannot read {path}: {error.strerror}", _HINT) from error
+        raise ImportFileError(f"cannot read {path}: {error.strerror or error}", _HINT) from error
     return parse_comprehensive_rules(decode_rules_bytes(data, str(path)), str(path))
 
 

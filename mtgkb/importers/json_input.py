@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from mtgkb.core.bounded import read_bounded
 from mtgkb.core.errors import ImportFileError
 
 # Leading bytes of files people hand us by mistake.
@@ -31,20 +32,17 @@ def read_json(path: Path, expected: str, hint: str) -> Any:
     """The parsed JSON in ``path`` (gzip-compressed or not). ``expected`` describes the file the
     importer wants ("an MTGJSON AtomicCards file"); every failure names the file and that."""
     try:
-        raw = path.read_bytes()
+        raw = _read_unpacked(path)
     except IsADirectoryError:
         raise ImportFileError(f"{path} is a folder, not {expected}", hint) from None
     except FileNotFoundError:
         raise ImportFileError(f"no file {path}", hint) from None
     except OSError as error:
-        raise ImportFileError(f"cannot read {path}: {error.strerror}", hint) from error
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (EOFError, OSError, zlib.error) as error:
-            raise ImportFileError(
-                f"{path} is a damaged or truncated gzip file ({error}); expected {expected}", hint
-            ) from error
+        raise ImportFileError(f"cannot read {path}: {error.strerror or error}", hint) from error
+    except (EOFError, zlib.error) as error:
+        raise ImportFileError(
+            f"{path} is a damaged or truncated gzip file ({error}); expected {expected}", hint
+        ) from error
     for magic, kind in _MAGIC:
         if raw.startswith(magic):
             raise ImportFileError(f"{path} is {kind}, not {expected}", hint)
@@ -67,6 +65,21 @@ def read_json(path: Path, expected: str, hint: str) -> Any:
         else:
             problem = f"is not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"
         raise ImportFileError(f"{path} {problem}; expected {expected}", hint) from None
+
+
+def _read_unpacked(path: Path) -> bytes:
+    """The file's bytes, unpacked when it is gzip-compressed, read up to the "import" limit whether
+    packed or not: a small gzip that unpacks to gigabytes stops at the limit, not at the memory's end."""
+    with open(path, "rb") as raw:
+        packed = raw.read(2) == b"\x1f\x8b"
+        raw.seek(0)
+        if not packed:
+            return read_bounded(raw, str(path), "import")
+        try:
+            with gzip.GzipFile(fileobj=raw) as unpacked:
+                return read_bounded(unpacked, f"{path} (unpacked)", "import")
+        except gzip.BadGzipFile as error:
+            raise zlib.error(str(error)) from error
 
 
 def require_kind(

@@ -126,6 +126,7 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
         colors=first.get("colors"),
         commander_legality=commander,
         legalities=legalities,
+        funny=first.get("isFunny") is True,
     )
     if len(faces) == 1 and "faceName" not in first:
         return card

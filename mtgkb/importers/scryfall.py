@@ -157,6 +157,7 @@ def _card(obj: dict[str, Any]) -> CardRecord:
             if isinstance(status, str) and (value := fields.legality(status))
         },
         faces=faces,
+        funny=obj.get("set_type") == "funny",
     )
 
 

@@ -37,6 +37,7 @@ from mtgkb.core.progress import Progress
 from mtgkb.kb import graph_union
 from mtgkb.kb.mentions import MENTIONS_GRAPH, derive_mentions, update_mentions
 from mtgkb.kb.name_index import name_index, names_of, update_name_index
+from mtgkb.kb.source_failures import SourceUnreadable, known_failure, remember
 from mtgkb.kb.sources import Source, all_sources, digests, fingerprint
 from mtgkb.kb.store import CHECKED_FILES, KnowledgeBase, check_store, open_store, stores_dir
 
@@ -150,8 +151,13 @@ def build(
             with contextlib.suppress(OSError, ValueError):
                 graphs = check_store(stores / key)["graphs"]
                 return BuildSummary(stores / key, time.perf_counter() - started, graphs, False, "none")
+        failed = known_failure(known)  # a source that failed before, unchanged since: it fails again
+        if failed is not None:
+            raise failed
+        # What is in tmp now was left by killed builds: this one holds the lock every build takes.
+        for abandoned in (cache_dir() / "tmp").glob("*"):
+            shutil.rmtree(abandoned, ignore_errors=True)
         temporary = cache_dir() / "tmp" / f"{key}-{os.getpid()}"
-        shutil.rmtree(temporary, ignore_errors=True)
         temporary.mkdir(parents=True)
         try:
             base, plan = (None, None) if force else _cheapest_update(key, sources, known)
@@ -171,12 +177,15 @@ def build(
                 meta = _build_from_scratch(temporary, sources, known, derivations, indexes, progress)
                 changed, how = sorted(meta["graphs"]), "full"
             meta["fingerprint"] = key
-            _finish(temporary, meta)
+            _finish(temporary, meta, base if how == "update" else None)
             stores.mkdir(parents=True, exist_ok=True)
             final = stores / key
             if final.exists():
                 shutil.rmtree(final)
             os.rename(temporary, final)
+        except SourceUnreadable as error:
+            remember(error, known[error.key])
+            raise
         except OSError as error:
             raise StoreError(
                 f"cannot build the store in {cache_dir()}: {error}",
@@ -509,11 +518,15 @@ def _write_names(folder: Path, names: list[list[str]]) -> None:
     (folder / "names.json").write_text(json.dumps(names, ensure_ascii=False), encoding="utf-8")
 
 
-def _finish(folder: Path, meta: dict[str, Any]) -> None:
-    """Write meta.json, last: a store without it (or with sizes that do not match) is not finished."""
+def _finish(folder: Path, meta: dict[str, Any], base: Path | None = None) -> None:
+    """Write meta.json, last: a store without it (or with sizes that do not match) is not finished.
+    It records the digest of every file of the store (those shared with ``base`` are not read again)."""
+    from mtgkb.kb.store_files import record_digests
+
     meta["built"] = time.time()
     meta["mtgkb"] = __version__
     meta["files"] = {name: (folder / name).stat().st_size for name in CHECKED_FILES}
+    meta["digests"] = record_digests(folder, base)
     (folder / "meta.json").write_text(json.dumps(meta))
 
 
@@ -537,10 +550,16 @@ def open_kb(
 ) -> KnowledgeBase:
     """Open the current store, building or updating it first when a source changed or it is missing
     or broken."""
+    from mtgkb.kb.store_files import DAMAGED
+
     sources = all_sources()
     path = stores_dir() / fingerprint(sources)
     if not (path / "meta.json").exists():
-        build(sources, progress, derivations=derivations, indexes=indexes, eager=False)
+        # A store set aside as damaged is built from scratch: an update would start from its files.
+        damaged = (path / DAMAGED).exists()
+        if damaged and progress:
+            progress(f"the store in {path} was found damaged; building it again from scratch")
+        build(sources, progress, damaged, derivations=derivations, indexes=indexes, eager=False)
     try:
         return open_store(path)
     except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import gzip
 import io
+import zlib
 from collections.abc import Iterable
 from typing import Any
 
-from mtgkb.core.errors import StoreError
 from mtgkb.core.progress import Progress, Ticker
 from mtgkb.kb.query_files import library_query
+from mtgkb.kb.source_failures import unreadable
 from mtgkb.kb.sources import Source
 from mtgkb.kb.sparql_text import bind_values
 
@@ -43,10 +44,8 @@ def load_source(store: Any, source: Source, progress: Progress | None = None) ->
             text = gzip.GzipFile(fileobj=buffered) if source.compressed else buffered
             for piece in _slices(text):
                 store.bulk_load(input=piece, format=ox.RdfFormat.N_QUADS, lenient=True)
-    except (SyntaxError, EOFError, gzip.BadGzipFile, UnicodeDecodeError) as error:
-        raise StoreError(
-            f"cannot parse {source.path}: {error}", "fix the file, then run 'mtgkb validate'"
-        ) from error
+    except (SyntaxError, EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError) as error:
+        raise unreadable(source.key, source.path, " ".join(str(error).split())[:300]) from error
 
 
 def _size(raw: io.BufferedReader) -> int:

@@ -1,6 +1,10 @@
 """Named SPARQL queries: the ``queries/*.rq`` files users list (``mtgkb queries``) and run (``mtgkb
 query NAME --param VAR=VALUE``), each documented by its header (see :mod:`mtgkb.kb.query_files`).
 
+A parameter is required unless its description ends in "(optional…)" or "(default: VALUE)"; a
+default is for a query whose title names its subject (the ninjutsu family's costs), never a stand-in
+for a forgotten parameter. "(e.g. VALUE)" gives an example of a required one.
+
 A parameter whose description says "IRI" accepts a full IRI, a prefixed name (``mechanic:ninjutsu``)
 or a name that the knowledge base knows (``Ninjutsu``, ``Yuriko, the Tiger's Shadow``); the word
 before "IRI" (card, mechanic, step, zone) narrows the name look-up.
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 
 _PARAM = re.compile(r"^\?(?P<var>[A-Za-z_][A-Za-z0-9_]*)\s*(?:[—–-]+|:)?\s*(?P<rest>.*)$")
 _DEFAULT = re.compile(r"\(\s*default:\s*(?P<value>[^)]*?)\s*\)\s*$")
+_EXAMPLE = re.compile(r"\(\s*e\.g\.\s*(?P<value>[^)]*?)\s*\)\s*$")
 _OPTIONAL = re.compile(r"\(\s*optional\b[^)]*\)\s*$")
 _KIND = re.compile(r"\b(" + "|".join(NAME_KINDS) + r")\s+IRI\b")
 
@@ -34,6 +39,7 @@ class QueryParam:
     description: str
     default: str | None = None
     optional: bool = False  # left unbound when not given
+    example: str | None = None  # a value it may take, for the docs and tests of a required one
     is_iri: bool = False
     kind: str | None = None  # card / mechanic / step / zone: where names are looked up
 
@@ -73,12 +79,14 @@ def _parse_param(value: str, path: Path) -> QueryParam:
         )
     rest = match.group("rest")
     default_match = _DEFAULT.search(rest)
+    example_match = _EXAMPLE.search(rest)
     kind_match = _KIND.search(rest)
     return QueryParam(
         name=match.group("var"),
         description=rest,
         default=default_match.group("value") if default_match else None,
         optional=bool(_OPTIONAL.search(rest)),
+        example=example_match.group("value") if example_match else None,
         is_iri=bool(re.search(r"\bIRI\b", rest)),
         kind=kind_match.group(1) if kind_match else None,
     )
@@ -123,8 +131,9 @@ def parse_param_options(options: tuple[str, ...] | list[str]) -> dict[str, str]:
     return values
 
 
-def bind_params(kb: KnowledgeBase, query: NamedQuery, given: dict[str, str]) -> dict[str, str]:
-    """The bindings for ``query``: given values and defaults, with names resolved to IRIs."""
+def check_params(query: NamedQuery, given: dict[str, str]) -> None:
+    """Refuse a parameter ``query`` does not declare, or a required one not given (exit status 2),
+    before any store is opened."""
     declared = {param.name: param for param in query.params}
     unknown = sorted(set(given) - set(declared))
     if unknown:
@@ -132,16 +141,27 @@ def bind_params(kb: KnowledgeBase, query: NamedQuery, given: dict[str, str]) -> 
         raise MtgkbError(
             f"query '{query.name}' has no parameter ?{unknown[0]}", f"its parameters are: {names}"
         )
+    for param in query.params:
+        if param.name not in given and param.default is None and not param.optional:
+            hint = f"give it with --param {param.name}={param.example or '…'}"
+            if param.is_iri and param.kind:
+                hint += f" (or the {param.kind}'s name)"
+            what = _without_notes(param.description)
+            raise MtgkbError(f"query '{query.name}' needs the parameter ?{param.name}: {what}", hint)
+
+
+def _without_notes(description: str) -> str:
+    return _EXAMPLE.sub("", _DEFAULT.sub("", description)).strip()
+
+
+def bind_params(kb: KnowledgeBase, query: NamedQuery, given: dict[str, str]) -> dict[str, str]:
+    """The bindings for ``query``: given values and defaults, with names resolved to IRIs."""
+    check_params(query, given)
     bound: dict[str, str] = {}
     for param in query.params:
         value = given.get(param.name, param.default)
-        if value is None:
-            if param.optional:
-                continue
-            raise MtgkbError(
-                f"query '{query.name}' needs --param {param.name}=…", f"?{param.name}: {param.description}"
-            )
-        bound[param.name] = resolve_iri(kb, value, param.kind) if param.is_iri else value
+        if value is not None:
+            bound[param.name] = resolve_iri(kb, value, param.kind) if param.is_iri else value
     return bound
 
 

@@ -13,12 +13,15 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.sparql import ALL_FORMATS, SparqlResult, compact_iri, refuse_update
 from mtgkb.kb.sparql_text import bind_values
 from mtgkb.kb.vocab import PREFIXES
+
+if TYPE_CHECKING:
+    from mtgkb.core.http_client import Deadline
 
 #: What to ask for, per output format: SELECT/ASK results or, for CONSTRUCT/DESCRIBE, RDF.
 _ACCEPT = {
@@ -81,47 +84,48 @@ def remote_query(
 
 
 def check_endpoint(url: str) -> None:
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise MtgkbError(
-            f"'{shown(url)}' is not an http(s) URL", "e.g. --endpoint http://localhost:7878/query"
-        )
+    from mtgkb.core.http_client import check_web_url
+
+    check_web_url(url, "the endpoint")
 
 
-def send(request: urllib.request.Request, url: str, timeout: float | None) -> tuple[str, bytes]:
-    """(content type, body) of the answer; an error status or no answer is an MtgkbError. A user and
-    password in the URL (``http://user:secret@host/…``) answer the server's Basic or Digest challenge."""
-    opener = _opener(request)
-    shown = _without_credentials(url)
+def send(request: urllib.request.Request, url: str, timeout: float | Deadline | None) -> tuple[str, bytes]:
+    """(content type, body) of the answer; an error status or no answer is an MtgkbError. ``timeout``
+    bounds the whole exchange, sending, waiting and reading (a :class:`Deadline` may be shared by
+    several requests); the body is at most the "answer" read limit. A user and password in the URL
+    (``http://user:secret@host/…``) answer the server's Basic or Digest challenge."""
+    from mtgkb.core.http_client import Deadline, open_response, read_body
+
+    deadline = timeout if isinstance(timeout, Deadline) else Deadline(timeout)
+    handlers = _credentials(request)
+    address = _without_credentials(url)
     try:
-        with opener.open(request, timeout=timeout or None) as response:
-            return response.headers.get("Content-Type", ""), response.read()
+        with open_response(
+            request, deadline, address, "check the URL and that the server runs", *handlers
+        ) as response:
+            content_type = response.headers.get("Content-Type", "")
+            return content_type, read_body(response, f"the answer of {address}", "answer", deadline)
     except urllib.error.HTTPError as error:
-        detail = error.read(2000).decode("utf-8", "replace").strip()
+        detail = error.read(2000).decode("utf-8", "replace").strip() if error.fp else ""
         text = " ".join(detail.split())[:300]
         raise MtgkbError(
-            f"{shown} answered {error.code} {error.reason}" + (f": {text}" if text else ""),
+            f"{address} answered {error.code} {error.reason}" + (f": {text}" if text else ""),
             "check the query, and that the URL is the endpoint's",
         ) from None
-    except (urllib.error.URLError, OSError) as error:
-        reason = getattr(error, "reason", error)
-        raise MtgkbError(
-            f"cannot reach {shown}: {reason}", "check the URL and that the server runs"
-        ) from None
 
 
-def _opener(request: urllib.request.Request) -> urllib.request.OpenerDirector:
+def _credentials(request: urllib.request.Request) -> tuple[urllib.request.BaseHandler, ...]:
+    """The handlers that answer an authentication challenge with the user and password in the
+    request's URL, which is sent without them."""
     parsed = urllib.parse.urlsplit(request.full_url)
     if parsed.username is None:
-        return urllib.request.build_opener()
+        return ()
     user = urllib.parse.unquote(parsed.username)
     password = urllib.parse.unquote(parsed.password or "")
     request.full_url = _without_credentials(request.full_url)
     passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
     passwords.add_password(None, request.full_url, user, password)
-    return urllib.request.build_opener(
-        urllib.request.HTTPBasicAuthHandler(passwords), urllib.request.HTTPDigestAuthHandler(passwords)
-    )
+    return (urllib.request.HTTPBasicAuthHandler(passwords), urllib.request.HTTPDigestAuthHandler(passwords))
 
 
 def _without_credentials(url: str) -> str:
@@ -146,15 +150,40 @@ def _result(content_type: str, payload: bytes, fmt: str) -> SparqlResult:
         document = json.loads(text)
     except ValueError as error:
         raise MtgkbError(f"the endpoint's answer is not JSON: {error}") from None
-    if "boolean" in document:
+    if isinstance(document, dict) and "boolean" in document:
         value = bool(document["boolean"])
         return SparqlResult("ask", fmt, boolean=value, count=1, serialized=text if fmt == "json" else None)
-    variables = list(document.get("head", {}).get("vars", []))
+    variables, bindings = select_results(document)
     if fmt == "json":
         return SparqlResult("select", fmt, variables, serialized=text)
-    bindings = document.get("results", {}).get("bindings", [])
     rows = [[_compact(binding.get(name)) for name in variables] for binding in bindings]
     return SparqlResult("select", fmt, variables, rows, count=len(rows))
+
+
+def select_results(document: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    """The variables and bindings of a SPARQL results JSON document, each checked for the shape the
+    standard gives it (an endpoint's answer is not trusted to have it)."""
+    head = document.get("head") if isinstance(document, dict) else None
+    results = document.get("results") if isinstance(document, dict) else None
+    variables = head.get("vars", []) if isinstance(head, dict) else None
+    bindings = results.get("bindings", []) if isinstance(results, dict) else None
+    if not isinstance(variables, list) or not all(isinstance(name, str) for name in variables):
+        raise _not_results("it has no head with a list of variable names")
+    if not isinstance(bindings, list):
+        raise _not_results("it has no results with a list of bindings")
+    for binding in bindings:
+        if not isinstance(binding, dict) or not all(
+            isinstance(term, dict) and isinstance(term.get("value"), str) for term in binding.values()
+        ):
+            raise _not_results(f"a binding is not a map of variables to terms: {shown(json.dumps(binding))}")
+    return variables, bindings
+
+
+def _not_results(why: str) -> MtgkbError:
+    return MtgkbError(
+        f"the endpoint's answer is not SPARQL results JSON: {why}",
+        "check that the URL is a SPARQL endpoint's",
+    )
 
 
 def _compact(term: dict[str, Any] | None) -> str | None:

@@ -58,7 +58,7 @@ class Source:
         if self.graph:
             return self.graph
         with self.open() as stream:
-            first = stream.readline().decode("utf-8").rstrip()
+            first = stream.readline(1 << 16).decode("utf-8", "replace").rstrip()  # a line, not a file
         if not first.endswith(">  .") and not first.endswith("> ."):
             raise ValueError(f"{self.path} does not start with a quad in a named graph")
         return first[: first.rindex(">")].rsplit("<", 1)[1]

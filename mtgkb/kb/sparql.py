@@ -66,8 +66,17 @@ class SparqlResult:
 def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
     """The query text from a command-line argument: ``-`` reads stdin, an existing file or a name
     ending in ``.rq`` is read as a file, anything else is the query itself."""
-    if argument == "-":
-        text = (stdin or sys.stdin).read()
+    from mtgkb.core.bounded import read_bounded, read_file_bounded, read_limit, too_large
+
+    if argument == "-":  # read up to the "query" limit: stdin may be /dev/zero
+        source = stdin or sys.stdin
+        if hasattr(source, "buffer"):
+            try:
+                text = read_bounded(source.buffer, "standard input", "query").decode("utf-8-sig")
+            except UnicodeDecodeError as error:
+                raise MtgkbError(f"standard input is not UTF-8 text (byte {error.start})") from None
+        elif len(text := source.read(read_limit("query") + 1)) > read_limit("query"):
+            raise too_large("standard input", "query")
         if not text.strip():
             raise MtgkbError(
                 "no query on standard input", "pipe a query in, e.g. echo 'ASK {}' | mtgkb sparql -"
@@ -77,7 +86,7 @@ def read_query_argument(argument: str, stdin: TextIO | None = None) -> str:
     path = Path(argument)
     if looks_like_file or (len(argument) < 4096 and "{" not in argument and _is_file(path)):
         try:
-            return path.read_text(encoding="utf-8")
+            return read_file_bounded(path, "query", f"the query file {shown(argument)}").decode("utf-8")
         except FileNotFoundError:
             raise MtgkbError(
                 f"no query file {shown(argument)}", "give a path to a .rq file or the query text"

@@ -31,12 +31,15 @@ class KnowledgeBase:
     @property
     def names(self) -> list[list[str]]:
         if self._names is None:
+            from mtgkb.kb.store_files import names_digest, parse_names, set_aside
+
             try:
-                self._names = json.loads((self.path / "names.json").read_text(encoding="utf-8"))
+                data = (self.path / "names.json").read_bytes()
+                self._names = parse_names(data, names_digest(self.meta))
             except (OSError, ValueError) as error:
-                # Its size was right when the store was opened, so something changed it since: set the
-                # store aside so that the next command rebuilds it.
-                (self.path / "meta.json").unlink(missing_ok=True)
+                # Its size was right when the store was opened, so something changed it since (or
+                # bytes of the same number): set the store aside so that the next command rebuilds it.
+                set_aside(self.path)
                 raise StoreError(
                     f"the name index of the store in {self.path} is damaged ({error})",
                     "run the command again: the store is rebuilt",
@@ -138,6 +141,35 @@ def current_store_path() -> Path | None:
     except (OSError, ValueError):
         return None
     return path
+
+
+def remove_abandoned_builds() -> None:
+    """Remove the temporary folders that killed builds left in the cache's ``tmp`` (each can hold a
+    partial store of hundreds of megabytes), unless a build is running: every build holds the build
+    lock from before it makes its folder until it has renamed or removed it, so while the lock is free
+    no folder there belongs to a live build. Costs one directory listing when there is none."""
+    import fcntl
+    import os
+    import shutil
+
+    folder = cache_dir() / "tmp"
+    try:
+        with os.scandir(folder) as entries:
+            if next(entries, None) is None:
+                return
+        handle = open(cache_dir() / "build.lock", "a")  # noqa: SIM115 - closed below
+    except OSError:
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # a build is running; it clears the folder when it ends
+            return
+        try:
+            for path in folder.iterdir():
+                shutil.rmtree(path, ignore_errors=True)
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def open_store(path: Path) -> KnowledgeBase:

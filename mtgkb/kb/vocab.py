@@ -21,7 +21,7 @@ SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
 Layout layoutName characteristicsFrom CharacteristicsRule FirstFaceOnly AllFacesCombined
 colorIndicator knownOnlyByName MeldedFace meldsInto meldPartName PrototypeCharacteristics hasPrototype
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
-oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility
+oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility isFunny
 alsoNamed legalities legalIn bannedIn restrictedIn
 instantiates abilityCost abilityText partnerText partnerWithName partnerWith grants grantedTo
 AbilityParameter parameterTemplate

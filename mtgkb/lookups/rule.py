@@ -56,6 +56,9 @@ class RuleReport:
     cited_by: list[RelatedNode]  # the first ``limit`` of them
     cited_by_total: int = 0
     depth: int = 0  # how many levels of subrules come with their text
+    subrules_total: int = 0  # each list holds the first ``limit``; these are how many there are
+    refers_to_total: int = 0
+    referenced_by_total: int = 0
 
 
 #: A rule with at most this many subrules shows their text unless --depth says otherwise.
@@ -82,7 +85,8 @@ def rule_report(
     """The report on rule ``number`` ("702.49d"); ``edition`` ("2026-04-17") picks the official text.
 
     ``depth`` levels of subrules come with their text (default: one level when there are a handful
-    of subrules, else none); ``limit`` caps the "cited by" list (None: all)."""
+    of subrules, else none); ``limit`` caps each list, subrules, references and what cites the rule
+    (None: all); the report gives each list's total."""
     number = parse_rule_number(number)
     iri = rule_iri(number)
     own = kb.select(library_query("rule-facts"), rule=iri)
@@ -111,12 +115,15 @@ def rule_report(
     parents = related["parent"] or [
         RelatedNode(r["o"], r["otitle"], "rule", rule_number(r["o"])) for r in own if r["p"] == V.parentRule
     ]
-    subrules = _by_number(related["child"] + related["numbered"])
+    every_subrule = _by_number(related["child"] + related["numbered"])
+    subrules = every_subrule[:limit]
     if depth is None:
-        depth = 1 if len(subrules) <= _HANDFUL else 0
+        depth = 1 if len(every_subrule) <= _HANDFUL else 0
     if depth > 0 and subrules:
         _add_texts(kb, subrules, shown, depth)
     cited_by = sorted(related["cites"] + related["card"], key=lambda n: (n.kind, (n.label or n.iri).lower()))
+    refers_to = _by_number(refers_to)
+    referenced_by = _by_number(related["referenced"])
     return RuleReport(
         number=number,
         iri=iri,
@@ -127,11 +134,14 @@ def rule_report(
         editions=editions,
         parent=parents[0] if parents else None,
         subrules=subrules,
-        refers_to=_by_number(refers_to),
-        referenced_by=_by_number(related["referenced"]),
-        cited_by=cited_by if limit is None else cited_by[:limit],
+        refers_to=refers_to[:limit],
+        referenced_by=referenced_by[:limit],
+        cited_by=cited_by[:limit],
         cited_by_total=len(cited_by),
         depth=depth,
+        subrules_total=len(every_subrule),
+        refers_to_total=len(refers_to),
+        referenced_by_total=len(referenced_by),
     )
 
 

@@ -122,13 +122,15 @@ class Situation:
 
 def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = None) -> dict[str, Any]:
     """The raw situation in ``source`` (a path, or ``-`` for standard input), JSON or YAML."""
+    from mtgkb.core.bounded import read_bounded, read_file_bounded  # /dev/zero is read up to a limit
+
     if str(source) == "-":
         origin = "standard input"
         try:
             if stdin_text is None:
                 import sys
 
-                text = sys.stdin.buffer.read().decode("utf-8-sig")
+                text = read_bounded(sys.stdin.buffer, origin, "situation").decode("utf-8-sig")
             else:
                 text = stdin_text()
         except UnicodeDecodeError as error:
@@ -136,8 +138,8 @@ def load_situation(source: str | Path, stdin_text: Callable[[], str] | None = No
     else:
         path = Path(source)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            text = read_file_bounded(path, "situation").decode("utf-8")
+        except (OSError, ValueError) as error:  # ValueError: not UTF-8, or a NUL in the name
             raise SituationError("", f"cannot read {path}: {error}") from error
         origin = str(path)
     return parse_situation_text(text, origin)

@@ -2,33 +2,35 @@
 
 The neighbourhood is read from the default graph (each fact once): every IRI-valued link from and to
 the node, class links left out, capped so that a rule cited by thousands of cards stays drawable (the
-links left out are counted). Node kinds are those the lookups use (card, mechanic, step, rule, …).
+links left out are counted). A hub (a card's legalities, a class: :mod:`mtgkb.exporters.nodes`) is
+drawn beside the node that links to it, but expanding it does not draw the many nodes that share
+it. Every node comes with a human label and its kind (card, mechanic, step, rule, ruling, …), and a
+node's details name its properties and classes by their labels in the ontology.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from mtgkb.core.errors import MtgkbError, NotFoundError
+from mtgkb.exporters.nodes import (
+    RULE_NUMBER,
+    NamedNode,
+    describe,
+    exists,
+    is_hub,
+    label_of_term,
+    literal_values,
+    resolve_node,
+)
 from mtgkb.kb.iris import mint
 from mtgkb.kb.sparql import compact_iri
-from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
-from mtgkb.lookups.common import kind_of
+from mtgkb.kb.vocab import RDF_TYPE
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
-_RULE_NUMBER = re.compile(r"^\d{3}(\.\d+[a-z]?)?\.?$")
-_RDFS_CLASS = "http://www.w3.org/2000/01/rdf-schema#Class"
-
-
-@dataclass
-class NamedNode:
-    iri: str
-    label: str
-    kind: str
+__all__ = ["NamedNode", "complete", "describe", "neighbourhood", "node_details", "resolve_node"]
 
 
 @dataclass
@@ -41,7 +43,7 @@ class NameCompletions:
 class Link:
     source: str
     target: str
-    label: str  # the property's prefixed name
+    label: str  # the property's label in the ontology ("about card"), else its local name
     predicate: str
 
 
@@ -56,10 +58,32 @@ class Neighbourhood:
 
 
 @dataclass
+class Property:
+    """One property of a node as the details pane shows it: its label in the ontology and its values."""
+
+    property: str  # prefixed name
+    label: str
+    values: list[str]
+
+
+@dataclass
+class NodeLink:
+    """A link from the node to another, by the property's label."""
+
+    property: str
+    label: str
+    target: NamedNode
+
+
+@dataclass
 class NodeDetails:
     node: NamedNode
-    types: list[str]
-    values: dict[str, list[str]] = field(default_factory=dict)  # literal values by property
+    types: list[str]  # prefixed names of its classes
+    values: dict[str, list[str]] = field(default_factory=dict)  # literal values by prefixed property
+    type_labels: list[str] = field(default_factory=list)  # its classes, as the ontology labels them
+    properties: list[Property] = field(default_factory=list)  # its literal values, labelled
+    links: list[NodeLink] = field(default_factory=list)  # its links to other nodes (the first few)
+    links_left_out: int = 0
 
 
 _NORMALISED: dict[str, list[tuple[str, str, str, str]]] = {}
@@ -75,8 +99,8 @@ def complete(kb: KnowledgeBase, text: str, limit: int = 12) -> NameCompletions:
         return NameCompletions(text, [])
     found: list[NamedNode] = []
     number = text.strip().rstrip(".")
-    if _RULE_NUMBER.match(number) and _exists(kb, mint("cr", number)):
-        found.append(NamedNode(mint("cr", number), f"rule {number}", "rule"))
+    if RULE_NUMBER.match(number) and exists(kb, mint("cr", number)):
+        found.append(describe(kb, mint("cr", number)))
     index = _NORMALISED.get(str(kb.path))
     if index is None:
         index = sorted((normalise(name), name, iri, kind) for name, iri, kind in kb.names)
@@ -93,31 +117,9 @@ def complete(kb: KnowledgeBase, text: str, limit: int = 12) -> NameCompletions:
     return NameCompletions(text, found)
 
 
-def resolve_node(kb: KnowledgeBase, text: str) -> str:
-    """The IRI of ``text``: an IRI, a prefixed name, a rule number, or a name the knowledge base knows."""
-    from mtgkb.kb.iri_arguments import resolve_iri
-
-    value = text.strip()
-    if not value:
-        raise MtgkbError("name a node: a card, mechanic, step, zone, rule number or IRI")
-    number = value.rstrip(".")
-    if _RULE_NUMBER.match(number):
-        iri = mint("cr", number)
-        if _exists(kb, iri):
-            return iri
-        raise NotFoundError("rule", number, [])
-    iri = resolve_iri(kb, value, None) if "://" in value or ":" in value else None
-    if iri is None:
-        from mtgkb.kb.names import resolve
-
-        iri = resolve(kb.names, value, ("card", "mechanic", "step", "zone", "concept", "melded")).iri
-    if not _exists(kb, iri):
-        raise NotFoundError("node", value, [])
-    return iri
-
-
 def neighbourhood(kb: KnowledgeBase, text: str, limit: int = 40) -> Neighbourhood:
-    """The node ``text`` names and up to ``limit`` of its neighbours, outgoing links first."""
+    """The node ``text`` names and up to ``limit`` of its neighbours, outgoing links first. A hub's
+    incoming links (the cards sharing a legalities node) are counted, not drawn."""
     import pyoxigraph as ox
 
     iri = resolve_node(kb, text)
@@ -126,6 +128,8 @@ def neighbourhood(kb: KnowledgeBase, text: str, limit: int = 40) -> Neighbourhoo
     links: list[Link] = []
     seen: set[tuple[str, str, str]] = set()
     total = 0
+    hub = is_hub(kb, iri)
+    names: dict[str, str] = {}
     patterns = (
         (lambda: kb.store.quads_for_pattern(node, None, None, default), True),
         (lambda: kb.store.quads_for_pattern(None, None, node, default), False),
@@ -140,67 +144,47 @@ def neighbourhood(kb: KnowledgeBase, text: str, limit: int = 40) -> Neighbourhoo
                 continue
             seen.add(key)
             total += 1
-            if len(links) < limit:
-                links.append(Link(key[0], key[2], compact_iri(key[1]), key[1]))
+            if len(links) < limit and (outgoing or not hub):
+                links.append(Link(key[0], key[2], label_of_term(kb, key[1], names), key[1]))
     neighbours = sorted({link.target for link in links} | {link.source for link in links} - {iri})
     return Neighbourhood(
         describe(kb, iri), [describe(kb, other) for other in neighbours], links, total - len(links)
     )
 
 
+#: The links to other nodes a node's details list, at most.
+DETAIL_LINKS = 30
+
+
 def node_details(kb: KnowledgeBase, text: str) -> NodeDetails:
-    """The node's label, kind, classes and every literal value it has (text, dates, costs, …)."""
+    """The node's label, kind, classes and every literal value it has (text, dates, costs, …), each
+    property and class by its label in the ontology, and its first links to other nodes."""
     import pyoxigraph as ox
 
     iri = resolve_node(kb, text)
-    values: dict[str, list[str]] = {}
-    types: list[str] = []
+    classes, raw = literal_values(kb, iri)
+    labels: dict[str, str] = {}
+    properties = [
+        Property(compact_iri(predicate), label_of_term(kb, predicate, labels), [str(v) for v in values])
+        for predicate, values in raw.items()
+    ]
+    links: list[NodeLink] = []
+    left_out = 0
     for quad in kb.store.quads_for_pattern(ox.NamedNode(iri), None, None, ox.DefaultGraph()):
-        if quad.predicate.value == RDF_TYPE:
-            types.append(compact_iri(quad.object.value))
-        elif isinstance(quad.object, ox.Literal):
-            bucket = values.setdefault(compact_iri(quad.predicate.value), [])
-            if quad.object.value not in bucket:
-                bucket.append(quad.object.value)
-    return NodeDetails(describe(kb, iri), sorted(types), values)
-
-
-def describe(kb: KnowledgeBase, iri: str) -> NamedNode:
-    """The node's label (name, label, rule number, or its prefixed IRI) and kind."""
-    import pyoxigraph as ox
-
-    node = ox.NamedNode(iri)
-    classes: set[str] = set()
-    label: str | None = None
-    for quad in kb.store.quads_for_pattern(node, None, None, ox.DefaultGraph()):
         predicate = quad.predicate.value
-        if predicate == RDF_TYPE:
-            classes.add(quad.object.value)
-        elif predicate in (V.name, RDFS_LABEL) and label is None:
-            label = quad.object.value
-    kind = kind_of(classes)
-    if kind == "node" and _RDFS_CLASS in classes:
-        kind = "class"
-    if kind == "rule":
-        label = f"{label} ({iri.rsplit('/', 1)[-1]})" if label else f"rule {iri.rsplit('/', 1)[-1]}"
-    elif kind == "ruling":
-        label = _ruling_label(kb, node)
-    return NamedNode(iri, label or compact_iri(iri), kind)
-
-
-def _ruling_label(kb: KnowledgeBase, node: Any) -> str:
-    import pyoxigraph as ox
-
-    for quad in kb.store.quads_for_pattern(node, ox.NamedNode(V.rulingDate), None, ox.DefaultGraph()):
-        return f"ruling {quad.object.value}"
-    return "ruling"
-
-
-def _exists(kb: KnowledgeBase, iri: str) -> bool:
-    import pyoxigraph as ox
-
-    node = ox.NamedNode(iri)
-    default = ox.DefaultGraph()
-    return any(True for _ in kb.store.quads_for_pattern(node, None, None, default)) or any(
-        True for _ in kb.store.quads_for_pattern(None, None, node, default)
+        if predicate == RDF_TYPE or not isinstance(quad.object, ox.NamedNode):
+            continue
+        if len(links) >= DETAIL_LINKS:
+            left_out += 1
+            continue
+        target = describe(kb, quad.object.value)
+        links.append(NodeLink(compact_iri(predicate), label_of_term(kb, predicate, labels), target))
+    return NodeDetails(
+        describe(kb, iri),
+        sorted(compact_iri(c) for c in classes),
+        {prop.property: prop.values for prop in properties},
+        sorted(label_of_term(kb, c, labels) for c in classes),
+        properties,
+        links,
+        left_out,
     )

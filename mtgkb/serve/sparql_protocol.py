@@ -92,7 +92,7 @@ async def protocol_request(request: Request, limit: int) -> dict[str, list[str]]
     if len(raw_url_query.encode("utf-8")) > limit:
         raise RequestTooLarge("the query string", limit)
     fields = _form_fields(raw_url_query)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):  # HEAD answers as GET does, without the body
         return fields or None
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == UPDATE:

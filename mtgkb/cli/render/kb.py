@@ -8,6 +8,7 @@ from mtgkb.cli.output import table
 from mtgkb.kb.store import graph_label
 
 if TYPE_CHECKING:
+    from mtgkb.importers.drop import DropSummary
     from mtgkb.kb.build import BuildSummary
     from mtgkb.kb.stats import Stats
 
@@ -35,3 +36,10 @@ def render_stats(stats: Stats) -> str:
     return f"{counts}\n{stats.triples} triples in {len(rows)} named graphs\n\n" + table(
         ["graph", "triples"], rows
     )
+
+
+def render_drop(summary: DropSummary) -> str:
+    lines = [f"Dropped {path}" for path in summary.dropped] or ["Nothing was dropped."]
+    if summary.build is not None:
+        lines.append(render_build(summary.build))
+    return "\n".join(lines)

@@ -198,17 +198,19 @@ def render_rule(rule: RuleReport) -> str:
     if rule.summary:
         lines += ["", "Summary (our words):", *_wrap(rule.summary, 2)]
     if rule.subrules:
-        lines += ["", "Subrules:"]
+        lines += ["", _counted("Subrules", len(rule.subrules), rule.subrules_total)]
         for node in rule.subrules:
             lines += _subrule(node, 2)
+        lines += _more(len(rule.subrules), rule.subrules_total)
         if rule.depth == 0:
             lines.append("  (their text: --depth 1)")
-    for heading, nodes in (
-        ("Refers to", rule.refers_to),
-        ("Referred to by", rule.referenced_by),
+    for heading, nodes, total in (
+        ("Refers to", rule.refers_to, rule.refers_to_total),
+        ("Referred to by", rule.referenced_by, rule.referenced_by_total),
     ):
         if nodes:
-            lines += ["", f"{heading}:"] + ["  " + _related(node) for node in nodes]
+            lines += ["", _counted(heading, len(nodes), total)] + ["  " + _related(node) for node in nodes]
+            lines += _more(len(nodes), total)
     if rule.cited_by:
         total = rule.cited_by_total or len(rule.cited_by)
         lines += ["", f"Cited by ({total}):" if total > len(rule.cited_by) else "Cited by:"]
@@ -219,6 +221,16 @@ def render_rule(rule: RuleReport) -> str:
         if total > len(rule.cited_by):
             lines.append(f"  … and {total - len(rule.cited_by)} more (--limit N for more, --limit 0 for all)")
     return "\n".join(lines)
+
+
+def _counted(heading: str, shown: int, total: int) -> str:
+    return f"{heading} ({total}):" if total > shown else f"{heading}:"
+
+
+def _more(shown: int, total: int) -> list[str]:
+    if total <= shown:
+        return []
+    return [f"  … and {total - shown} more (--limit N for more, --limit 0 for all)"]
 
 
 def _subrule(node: RelatedNode, indent: int) -> list[str]:

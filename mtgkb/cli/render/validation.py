@@ -6,6 +6,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from mtgkb.kb.store_files import StoreCheck
     from mtgkb.kb.validation import ValidationReport
 
 
@@ -26,4 +27,32 @@ def render_validation(report: ValidationReport) -> str:
     for file_name in sorted(by_file):
         lines.append(file_name)
         lines.extend(by_file[file_name])
+    return "\n".join(lines)
+
+
+def render_store_check(check: StoreCheck) -> str:
+    read = f"{check.files} files ({check.bytes / (1 << 20):,.0f} MB) read against their digests"
+    read += f", {check.quads:,} quads read" if check.quads else ""
+    read += f", in {check.seconds:.1f} s"
+    if check.sound:
+        lines = [f"The store in {check.path} is sound: {read}."]
+        if not check.digests_recorded:
+            lines.append(
+                "It was built by an earlier version, which recorded no digests of its files: "
+                "'mtgkb build --full' builds one that has them."
+            )
+        return "\n".join(lines)
+    lines = [f"The store in {check.path} is damaged ({read}):"]
+    lines += [f"  {problem}" for problem in check.problems]
+    if check.set_aside:
+        lines.append(
+            "It is set aside"
+            + (
+                f", with {len(check.set_aside) - 1} older store(s) sharing its files"
+                if len(check.set_aside) > 1
+                else ""
+            )
+            + ": no command will use it again."
+        )
+    lines.append("Run 'mtgkb build --full' to build it again now (the next command also does).")
     return "\n".join(lines)
