@@ -105,22 +105,40 @@ def test_the_import_counts_match_the_snapshot(card_pool, atomic) -> None:
     summary = card_pool.mtgjson
     data = atomic["data"]
     assert summary.cards + len(summary.skipped_names) == len(data)
-    # A record merged into another one's node (the same Oracle id) writes no faces of its own.
-    assert summary.faces == sum(
-        len(faces)
+    # A record merged into another one's node (the same Oracle id) writes no faces of its own, nor
+    # does a meld pair's combined back face listed as a record (it is no card). A card whose name
+    # announces faces its records leave out ("A // B" with a record for A only) gets those faces,
+    # known only by name; a meld card's second name is its combined back face, not a face of it.
+    written = {
+        name: faces
         for name, faces in data.items()
         if (len(faces) > 1 or "faceName" in faces[0]) and name not in summary.skipped_names
-    )
+    }
+    announced = {
+        name: len(set(name.split(" // ")) - {face.get("faceName") for face in faces})
+        for name, faces in written.items()
+        if faces[0].get("layout") not in ("meld", "reversible_card")
+    }
+    assert summary.faces == sum(len(faces) for faces in written.values()) + sum(announced.values())
+    assert summary.faces_known_only_by_name == sum(announced.values())
+    assert summary.melded_faces == 3
     assert set(summary.skipped_names) <= set(data)
+
     # MTGJSON repeats a card's rulings on each face, and on each record of one card (the same
     # Oracle id); the store holds each ruling of a card once.
+    # A meld pair's combined back face is no card: its rulings go to both cards of the pair.
+    def cards_of(name: str, faces: list[dict]) -> list[str]:
+        if faces[0].get("layout") == "meld" and all(face.get("side") == "b" for face in faces):
+            pair = [other for other in data if other.endswith(" // " + name)]
+            return [
+                (data[other][0].get("identifiers") or {}).get("scryfallOracleId") or other for other in pair
+            ]
+        return [(faces[0].get("identifiers") or {}).get("scryfallOracleId") or name]
+
     distinct = {
-        (
-            (faces[0].get("identifiers") or {}).get("scryfallOracleId") or name,
-            ruling["date"],
-            normalise_ruling_text(ruling["text"]),
-        )
+        (card, ruling["date"], normalise_ruling_text(ruling["text"]))
         for name, faces in data.items()
+        for card in cards_of(name, faces)
         for face in faces
         for ruling in face.get("rulings") or ()
     }

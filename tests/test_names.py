@@ -148,3 +148,10 @@ def test_thirty_thousand_names() -> None:
     with pytest.raises(NotFoundError) as raised:
         resolve(many, "Thrasois Triton", ("card",))
     assert raised.value.suggestions[0] == "Thrasios, Triton Hero"
+
+
+def test_a_later_face_with_punctuation_at_its_start_is_found() -> None:
+    """ "O-Kagachi Made Manifest", the back face of The Kami War, normalises to "o kagachi ...": the
+    name list's quick filter must not drop the card for the hyphen."""
+    names = [_entry("The Kami War // O-Kagachi Made Manifest"), _entry("O-Kagachi, Vengeful Kami")]
+    assert resolve(names, "O-Kagachi Made Manifest").name == "The Kami War // O-Kagachi Made Manifest"

@@ -110,13 +110,27 @@ def _from_subset(record: dict) -> SnapshotCard:
     )
 
 
+def layout_rules() -> dict[str, str]:
+    """Layout name -> the rule (an IRI) by which its cards take their characteristics from their
+    faces, as data/layouts.ttl states it."""
+    graph = Graph().parse(REPO_ROOT / "data" / "layouts.ttl", format="turtle")
+    return {
+        str(graph.value(node, u(V.layoutName))): str(graph.value(node, u(V.characteristicsFrom)))
+        for node in graph.subjects(RDF.type, u(V.Layout))
+    }
+
+
 def _from_mtgjson(faces: list[dict]) -> SnapshotCard:
-    """A one-faced card as it is; a double-faced card as the importer joins it: both type lines,
-    the types and colours of both faces, the front face's cost and power/toughness."""
+    """A one-faced card as it is; a card of several faces as the rules see it outside the stack and
+    the battlefield, by its layout's rule: a split card's halves combined (CR 709.4), else the first
+    face alone (712.8a, 710.2, 715.4)."""
     if len(faces) > 1:
         front = faces[0]
+        if layout_rules().get(front.get("layout")) != V.AllFacesCombined:
+            return _from_mtgjson([front])
         return replace(
             _from_mtgjson([front]),
+            mana_cost="".join(face.get("manaCost") or "" for face in faces),
             type_line=" // ".join(face.get("type") or "" for face in faces),
             types=frozenset(t for face in faces for t in face.get("types") or []),
             subtypes=frozenset(t for face in faces for t in face.get("subtypes") or []),
@@ -336,6 +350,48 @@ def test_card_facts_match_every_snapshot_that_has_the_card(
         if ours[fact] is None and known:
             problems.append(f"{fact}: missing, but snapshots say {known}")
     assert not problems, f"{name}:\n  " + "\n  ".join(problems)
+
+
+FACE_FILES = [path for path in CARD_FILES if (u(V.hasFace) in set(parse(path).predicates()))]
+
+
+@pytest.mark.parametrize("path", FACE_FILES, ids=lambda p: p.stem)
+def test_each_face_matches_its_snapshot_face(path: Path, shared_data: Path) -> None:
+    """Every face of a starter card with several faces has the characteristics of the MTGJSON face
+    record of the same name: cost, mana value, type line and types, colours, colour indicator, size."""
+    graph = parse(path)
+    card, name = the_card(graph)
+    with gzip.open(shared_data / "cards" / "mtgjson-atomic-merged-20260103.json.gz", "rt") as handle:
+        records = {face.get("faceName"): face for face in json.load(handle)["data"][name]}
+    faces = sorted(graph.objects(card, u(V.hasFace)), key=lambda face: int(one(graph, face, V.faceIndex)))
+    assert [one(graph, face, V.name) for face in faces] == list(records)
+    for face in faces:
+        record = records[one(graph, face, V.name)]
+        ours = {
+            "mana cost": one(graph, face, V.manaCost),
+            "mana value": float(one(graph, face, V.manaValue)),
+            "type line": one(graph, face, V.typeLine),
+            "supertypes": literals(graph, face, V.supertype),
+            "types": literals(graph, face, V.cardType),
+            "subtypes": literals(graph, face, V.subtype),
+            "colours": literals(graph, face, V.colors),
+            "colour indicator": literals(graph, face, V.colorIndicator),
+            "power": one(graph, face, V.power),
+            "toughness": one(graph, face, V.toughness),
+        }
+        theirs = {
+            "mana cost": record.get("manaCost"),
+            "mana value": record.get("faceManaValue", record.get("manaValue")),
+            "type line": record["type"],
+            "supertypes": set(record.get("supertypes") or []),
+            "types": set(record.get("types") or []),
+            "subtypes": set(record.get("subtypes") or []),
+            "colours": set(record.get("colors") or []),
+            "colour indicator": set(record.get("colorIndicator") or []),
+            "power": record.get("power"),
+            "toughness": record.get("toughness"),
+        }
+        assert ours == theirs, f"{name}, face {record['faceName']}"
 
 
 @pytest.mark.parametrize("path", CARD_FILES, ids=lambda p: p.stem)

@@ -331,3 +331,26 @@ def test_shipped_data_validates_clean() -> None:
     report = validate()
     assert report.files, "data/ holds Turtle files"
     assert [v for v in report.violations if v.severity == "Violation"] == []
+
+
+def test_a_flip_card_with_a_colour_indicator_or_a_joined_type_line_is_refused() -> None:
+    """A card of a layout whose rule is the first face (data/layouts.ttl) has that face's type line,
+    and a flip card prints no colour indicator (710.1c): imported faces validated with the data."""
+    face = "https://w3id.org/mtgkb/face/runner-legend/"
+    body = (
+        PREFIXES
+        + f"""
+card:runner-legend a mtgkb:Card ; mtgkb:name "Runner // Legend" ; mtgkb:layout "flip" ;
+    mtgkb:typeLine "Creature — Goblin // Legendary Creature — Goblin" ;
+    mtgkb:hasFace <{face}0>, <{face}1> .
+<{face}0> a mtgkb:Face ; mtgkb:name "Runner" ; mtgkb:faceIndex 0 ; mtgkb:typeLine "Creature — Goblin" .
+<{face}1> a mtgkb:Face ; mtgkb:name "Legend" ; mtgkb:faceIndex 1 ;
+    mtgkb:typeLine "Legendary Creature — Goblin" ; mtgkb:colorIndicator "R" .
+"""
+    )
+    imported = rdflib.Graph().parse(data=body, format="turtle")
+    report = validate(extra_graphs={"imported cards": imported})
+    assert {(v.shape, v.focus_node) for v in report.errors} == {
+        (SHAPE + "FirstFaceGivesTheCardsTypeLine", card_iri("Runner // Legend")),
+        (SHAPE + "FlipCardsHaveNoColorIndicator", card_iri("Runner // Legend")),
+    }

@@ -33,7 +33,7 @@ _OWL_CLASS = PREFIXES["owl"] + "Class"
 #: Classes whose nodes are hubs: shared by many nodes that have nothing else in common.
 HUB_CLASSES = frozenset({V.Legalities, _RDFS_CLASS, _OWL_CLASS})
 #: The kinds a user names a node by, in order of preference when a name fits several.
-NAMED_KINDS = ("card", "mechanic", "step", "zone", "concept")
+NAMED_KINDS = ("card", "mechanic", "step", "zone", "concept", "melded")
 #: How much of a ruling's text its label quotes.
 EXCERPT = 48
 _LEGALITY = ((V.legalIn, "legal in"), (V.bannedIn, "banned in"), (V.restrictedIn, "restricted in"))
@@ -48,7 +48,7 @@ class NamedNode:
 
 def resolve_node(kb: KnowledgeBase, text: str) -> str:
     """The IRI of ``text``: an IRI, a prefixed name, a rule number, or a name the knowledge base knows
-    (a card, mechanic, step, zone or rules concept)."""
+    (a card, mechanic, step, zone, rules concept or the combined back face of a meld pair)."""
     from mtgkb.kb.iri_arguments import find_named, resolve_iri
 
     value = text.strip()

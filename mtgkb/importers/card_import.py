@@ -14,13 +14,16 @@ from mtgkb.core.nquads import PendingFiles, QuadWriter, literal
 from mtgkb.core.paths import imports_dir
 from mtgkb.core.progress import Progress
 from mtgkb.importers.apply import apply_import, unwritable
+from mtgkb.importers.card_faces import write_melded_faces
 from mtgkb.importers.card_iris import CardIris, KnownCards, assign_card_iris, replaced_iris
+from mtgkb.importers.card_layouts import LayoutRules, prepare_records, read_layout_rules, rulings_to_pairs
 from mtgkb.importers.card_model import CardImportSummary, CardRecord, RulingRecord
 from mtgkb.importers.card_quads import CardCounts, write_cards, write_dataset, write_rulings
 from mtgkb.importers.fields import BadRecord
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import PREFIXES
 
+_NOT_A_CARD = "the combined back face of a meld pair, not a card (CR 712.4b): read into its melded face"
 _DEPRECATED = PREFIXES["owl"] + "deprecated"
 _REPLACED_BY = PREFIXES["dcterms"] + "isReplacedBy"
 
@@ -34,6 +37,7 @@ class GraphFile:
     source_file: Path
     cards: list[CardRecord] | None = None
     rulings: list[RulingRecord] | None = None
+    melded: list[CardRecord] | None = None  # combined back faces of meld pairs, listed as cards
 
 
 @dataclass
@@ -46,7 +50,7 @@ class Written:
 
 
 def write_graph_file(
-    part: GraphFile, nodes: CardIris, progress: Progress | None, pending: PendingFiles
+    part: GraphFile, nodes: CardIris, rules: LayoutRules, progress: Progress | None, pending: PendingFiles
 ) -> Written:
     """Write ``part`` to a temporary file in ``pending``, so a killed import leaves the previous file."""
     graph = mint("graph", part.graph)
@@ -59,10 +63,12 @@ def write_graph_file(
         records = len(part.cards or ()) + len(part.rulings or ())
         write_dataset(writer, graph, part.label, part.source_file.name, records)
         if part.cards is not None:
-            counts = write_cards(part.cards, nodes, writer, progress)
+            counts = write_cards(part.cards, nodes, writer, progress, rules)
             for old, new in replaced_iris(nodes).items():
                 writer.add(old, _DEPRECATED, literal(True))
                 writer.add(old, _REPLACED_BY, f"<{new}>")
+        if part.melded:
+            counts.melded_faces = write_melded_faces(part.melded, rules, writer)
         if part.rulings is not None:
             rulings, without_card = write_rulings(part.rulings, nodes.iris, writer, progress)
     return Written(path, writer.count, counts, rulings, without_card)
@@ -99,9 +105,18 @@ def finish_import(
 ) -> CardImportSummary:
     """Write every part, update the store with them, and report what was imported (and which
     ``unreadable`` records were left out)."""
+    known, rules = store_context({mint("graph", part.graph) for part in parts})
+    melded: list[CardRecord] = []
+    for part in parts:
+        if part.cards is not None:
+            part.cards, part.melded = prepare_records(part.cards, rules)
+            melded += part.melded
     records = [card for part in parts for card in part.cards or ()]
-    nodes = assign_card_iris(records, known_cards({mint("graph", part.graph) for part in parts}))
-    skipped_names = {**(unreadable or {}), **nodes.merged}
+    for part in parts:
+        if part.rulings is not None:
+            part.rulings = rulings_to_pairs(part.rulings, melded, records)
+    nodes = assign_card_iris(records, known)
+    skipped_names = {**(unreadable or {}), **{record.name: _NOT_A_CARD for record in melded}, **nodes.merged}
     if len(nodes.kept) < len(records):
         kept_ids = {id(card) for card in nodes.kept}
         for part in parts:
@@ -110,13 +125,13 @@ def finish_import(
     pending = PendingFiles()
     try:
         try:
-            written = [write_graph_file(part, nodes, progress, pending) for part in parts]
+            written = [write_graph_file(part, nodes, rules, progress, pending) for part in parts]
         except OSError as error:
             raise unwritable(error) from error
         # The records are written: let them go before the store is updated, which needs the memory.
         for part in parts:
-            part.cards = part.rulings = None
-        del records, nodes
+            part.cards = part.rulings = part.melded = None
+        del records, nodes, melded
         gc.collect()
         built = apply_import(source, pending, progress)
     finally:
@@ -129,6 +144,8 @@ def finish_import(
         files=[str(part.source_file) for part in parts],
         cards=sum(result.counts.cards for result in written),
         faces=sum(result.counts.faces for result in written),
+        faces_known_only_by_name=sum(result.counts.faces_known_only_by_name for result in written),
+        melded_faces=sum(result.counts.melded_faces for result in written),
         abilities=dict(sorted(abilities.items())),
         granted_abilities=dict(sorted(granted.items())),
         changing_abilities=dict(sorted(changing.items())),
@@ -144,14 +161,16 @@ def finish_import(
     )
 
 
-def known_cards(replaced: set[str]) -> KnownCards:
+def store_context(replaced: set[str]) -> tuple[KnownCards, LayoutRules]:
     """The card nodes of every source but the graphs this import replaces (the curated cards, the
-    other card import), so the same card lands on the same node whichever source says it."""
+    other card import), so the same card lands on the same node whichever source says it; and the
+    curated layout rules and meld pairs."""
     from mtgkb.app import open_kb
     from mtgkb.kb.query_files import library_query
 
     known = KnownCards()
     kb = open_kb()
+    rules = read_layout_rules(kb)
     # Only the other graphs are read: reading the replaced pool's 30,000 cards to skip them took a second.
     others = sorted(graph for graph in kb.meta.get("graphs", {}) if graph not in replaced)
     for row in kb.select(library_query("known-cards"), g=others):
@@ -160,4 +179,4 @@ def known_cards(replaced: set[str]) -> KnownCards:
     # The store is rebuilt next: let go of the old one's caches first.
     del kb
     gc.collect()
-    return known
+    return known, rules

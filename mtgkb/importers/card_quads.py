@@ -16,20 +16,29 @@ from datetime import UTC, datetime
 
 from mtgkb.core.nquads import XSD, QuadWriter, iri, literal
 from mtgkb.core.progress import Progress, Ticker
+from mtgkb.importers.card_faces import (
+    melded_iri,
+    write_characteristics,
+    write_face_types,
+    write_faces,
+    write_prototype,
+)
 from mtgkb.importers.card_iris import CardIris, card_slug
-from mtgkb.importers.card_model import CardRecord, FaceRecord, RulingRecord
+from mtgkb.importers.card_layouts import LayoutRules, own_faces
+from mtgkb.importers.card_model import CardRecord, RulingRecord
 from mtgkb.importers.oracle_abilities import (
     STATIC_MECHANICS,
     RecognisedAbility,
     distinct_abilities,
     recognise_abilities,
 )
-from mtgkb.importers.oracle_copy import write_copy_effects
+from mtgkb.importers.oracle_copy import CopyEffect, read_copy_effects, write_copy_effect
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
+Add = Callable[[str, str, str], None]
+
 _CARD = iri(V.Card)
-_FACE = iri(V.Face)
 _KEYWORD_ABILITY = iri(V.KeywordAbility)
 _STATIC_ABILITY = iri(V.StaticAbility)
 _RULING = iri(V.Ruling)
@@ -54,21 +63,27 @@ class CardCounts:
     changing: Counter[str] = field(default_factory=Counter)
     unresolved_partners: list[str] = field(default_factory=list)
     copy_effects: int = 0
+    faces_known_only_by_name: int = 0
+    melded_faces: int = 0
 
 
-def card_abilities(record: CardRecord) -> list[RecognisedAbility]:
-    """The card's abilities read face by face; an ability printed on two faces counts once."""
-    return distinct_abilities(
-        ability for name, text in record.texts() for ability in recognise_abilities(text, name)
-    )
+def face_abilities(record: CardRecord) -> list[list[RecognisedAbility]]:
+    """The abilities printed on each face of the card (on the card itself when it has one face)."""
+    return [recognise_abilities(text, name) for name, text in record.texts()]
 
 
 def write_cards(
-    records: list[CardRecord], nodes: CardIris, writer: QuadWriter, progress: Progress | None = None
+    records: list[CardRecord],
+    nodes: CardIris,
+    writer: QuadWriter,
+    progress: Progress | None = None,
+    rules: LayoutRules | None = None,
 ) -> CardCounts:
     """Write every card with its faces and abilities (``nodes`` from
     :func:`mtgkb.importers.card_iris.assign_card_iris`); "partner with" names resolve to these cards,
-    by card name and then by face name."""
+    by card name and then by face name. An ability is linked from the face printing it, and from the
+    card when its layout's rule (``rules``) gives the card that face's characteristics."""
+    rules = rules or LayoutRules()
     iri_by_name = dict(nodes.iris)
     for record in records:
         for face in record.faces:
@@ -87,19 +102,12 @@ def write_cards(
         add(card, p_name, name)
         for other in nodes.also_named.get(card, ()):
             add(card, V.alsoNamed, literal(other))
-        _write_characteristics(add, card, record)
+        write_characteristics(add, card, record)
         if record.oracle_id:
             add(card, V.oracleId, literal(record.oracle_id))
         if record.layout:
             add(card, V.layout, _term(record.layout))
-        if record.mana_value is not None:
-            add(card, V.manaValue, _term(float(record.mana_value)))
-        for value in record.supertypes:
-            add(card, V.supertype, _term(value))
-        for value in record.types:
-            add(card, V.cardType, _term(value))
-        for value in record.subtypes:
-            add(card, V.subtype, _term(value))
+        write_face_types(add, card, record)
         for value in record.color_identity or ():
             add(card, V.colorIdentity, _term(value))
         if record.commander_legality:
@@ -109,26 +117,45 @@ def write_cards(
         legalities = _legalities(add, record.legalities, written_legalities)
         if legalities:
             add(card, V.legalities, legalities)
-        for index, face in enumerate(record.faces):
-            face_iri = mint("face", slug, str(index))
-            face_name = literal(face.name)
-            add(card, V.hasFace, f"<{face_iri}>")
-            add(face_iri, p_type, _FACE)
-            add(face_iri, p_label, face_name)
-            add(face_iri, p_name, face_name)
-            add(face_iri, V.faceIndex, _term(index))
-            _write_characteristics(add, face_iri, face)
-            counts.faces += 1
-        abilities = card_abilities(record)
-        if abilities:
+        faces = write_faces(add, card, slug, record)
+        counts.faces += len(faces)
+        counts.faces_known_only_by_name += sum(face.known_only_by_name for face in record.faces)
+        if record.prototype is not None:
+            write_prototype(add, card, slug, record.prototype)
+        if record.melds_into:
+            add(card, V.meldsInto, f"<{melded_iri(record.melds_into, rules)}>")
+        # Who prints each face's abilities: the face, and the card too if its layout gives it them.
+        own = set(own_faces(record, rules.rule(record.layout)))
+        owners = [[face, card] if i in own else [face] for i, face in enumerate(faces)] or [[card]]
+        per_face = face_abilities(record)
+        if any(per_face):
             label = nodes.names.get(card, record.name)
-            _write_abilities(add, card, slug, label, abilities, iri_by_name, counts)
-        counts.copy_effects += write_copy_effects(add, card, slug, record.texts())
+            _write_abilities(add, slug, label, per_face, owners, iri_by_name, counts)
+        counts.copy_effects += _write_copy_effects(add, slug, record, owners)
         counts.cards += 1
         if number % 1000 == 0:
             ticker.update(number)
     ticker.update(len(records))
     return counts
+
+
+def _write_copy_effects(add: Add, slug: str, record: CardRecord, owners: list[list[str]]) -> int:
+    """Each distinct copy effect of the card's faces under ability/<card>/copy, copy-2, ..., linked
+    from every face printing it (and from the card, as for its other abilities)."""
+    effects: list[tuple[CopyEffect, list[str]]] = []
+    for (face_name, text), subjects in zip(record.texts(), owners, strict=True):
+        for effect in read_copy_effects(text, face_name):
+            known = next((found for found in effects if found[0] == effect), None)
+            if known is None:
+                effects.append((effect, list(subjects)))
+            else:
+                known[1].extend(s for s in subjects if s not in known[1])
+    for number, (effect, subjects) in enumerate(effects, 1):
+        ability_slug = "copy" if number == 1 else f"copy-{number}"
+        write_copy_effect(add, subjects[0], slug, ability_slug, effect)
+        for subject in subjects[1:]:
+            add(subject, V.hasAbility, f"<{mint('ability', slug, ability_slug)}>")
+    return len(effects)
 
 
 def _legalities(
@@ -162,38 +189,28 @@ def _legalities_label(statuses: list[tuple[str, str]]) -> str:
     )
 
 
-def _write_characteristics(
-    add: Callable[[str, str, str], None], subject: str, source: CardRecord | FaceRecord
-) -> None:
-    """The characteristics a card and a face share (mana cost, type line, text, P/T, colours)."""
-    if source.mana_cost:
-        add(subject, V.manaCost, _term(source.mana_cost))
-    if source.type_line:
-        add(subject, V.typeLine, _term(source.type_line))
-    if source.oracle_text:
-        add(subject, V.oracleText, literal(source.oracle_text))
-    for predicate, value in (
-        (V.power, source.power),
-        (V.toughness, source.toughness),
-        (V.loyalty, source.loyalty),
-        (V.defense, source.defense),
-    ):
-        if value:
-            add(subject, predicate, _term(value))
-    for value in source.colors or ():
-        add(subject, V.colors, _term(value))
-
-
 def _write_abilities(
-    add: Callable[[str, str, str], None],
-    card: str,
+    add: Add,
     card_key: str,
     card_name: str,
-    abilities: list[RecognisedAbility],
+    per_face: list[list[RecognisedAbility]],
+    owners: list[list[str]],
     iri_by_name: dict[str, str],
     counts: CardCounts,
 ) -> None:
+    """One node per distinct ability of the card (an ability printed on two faces counts once),
+    linked from the ``owners`` of every face that prints it."""
+    holders: dict[tuple, list[str]] = {}
+    for found, subjects in zip(per_face, owners, strict=True):
+        for ability in found:
+            known = holders.setdefault(ability.key, [])
+            known.extend(s for s in subjects if s not in known)
+    abilities = distinct_abilities(ability for found in per_face for ability in found)
     used: Counter[str] = Counter()
+
+    def link(node: str, ability: RecognisedAbility) -> None:
+        for subject in holders[ability.key]:
+            add(subject, V.hasAbility, f"<{node}>")
 
     def allocate(slug: str) -> str:
         used[slug] += 1
@@ -205,7 +222,7 @@ def _write_abilities(
             # A static ability that changes how the mechanic's abilities work (their cost): the card
             # does not have the mechanic, so the node links to it but does not instantiate it.
             node = allocate(f"changes-{ability.mechanic}")
-            add(card, V.hasAbility, f"<{node}>")
+            link(node, ability)
             add(node, RDF_TYPE, _STATIC_ABILITY)
             add(node, RDFS_LABEL, literal(ability.label))
             add(node, V.changesMechanic, f"<{mint('mechanic', ability.mechanic)}>")
@@ -220,7 +237,7 @@ def _write_abilities(
             # ability it grants is a node of its own, which the card does not have.
             static = allocate(f"grant-{ability.mechanic}")
             granted = allocate(ability.mechanic)
-            add(card, V.hasAbility, f"<{static}>")
+            link(static, ability)
             add(static, RDF_TYPE, _STATIC_ABILITY)
             add(static, RDFS_LABEL, literal(f"{card_name}'s {ability.keyword.lower()} grant"))
             add(static, V.abilityText, literal(ability.text))
@@ -236,7 +253,7 @@ def _write_abilities(
             counts.granted[ability.mechanic] += 1
             continue
         node = allocate(ability.mechanic)
-        add(card, V.hasAbility, f"<{node}>")
+        link(node, ability)
         _write_keyword(add, node, ability)
         add(node, V.abilityText, literal(ability.text))
         if ability.partner_with_name is not None:

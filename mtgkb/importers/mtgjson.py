@@ -72,7 +72,7 @@ def read_atomic_cards(
 
 
 _FACE_TEXTS = ("manaCost", "text", "power", "toughness", "loyalty", "defense", "layout", "faceName", "side")
-_FACE_LISTS = ("supertypes", "types", "subtypes", "colors", "colorIdentity")
+_FACE_LISTS = ("supertypes", "types", "subtypes", "colors", "colorIdentity", "colorIndicator")
 
 
 def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
@@ -130,27 +130,32 @@ def _card(name: str, faces: Any, rulings: list[RulingRecord]) -> CardRecord:
     )
     if len(faces) == 1 and "faceName" not in first:
         return card
-    # Several faces: cost, type line, types, text and colours cover them all; the rest is the front face's.
+    # Several faces: each keeps its own characteristics, and the card's are set from them by its
+    # layout's rule when the import is prepared (card_layouts.prepare_records).
+    card.color_indicator = first.get("colorIndicator")
     card.faces = [_face(face) for face in faces]
-    card.mana_cost = fields.card_mana_cost(card.layout, [face.mana_cost for face in card.faces])
-    card.type_line = fields.card_type_line(card.faces)
-    card.supertypes = fields.union([face.get("supertypes") for face in faces])
-    card.types = fields.union([face.get("types") for face in faces])
-    card.subtypes = fields.union([face.get("subtypes") for face in faces])
-    card.oracle_text = fields.card_oracle_text(card.faces)
-    card.colors = fields.union([face.get("colors") for face in faces])
+    # A meld pair's combined back face, listed as a record of its own: not a card (712.4b).
+    card.melded_face = card.layout == "meld" and all(face.get("side") == "b" for face in faces)
     return card
 
 
 def _face(face: dict[str, Any]) -> FaceRecord:
+    mana_value = fields.number(face, "faceManaValue")
+    if mana_value is None and face.get("side") in (None, "a"):
+        mana_value = fields.number(face, "manaValue")
     return FaceRecord(
         name=face.get("faceName") or face["name"],
         mana_cost=face.get("manaCost"),
+        mana_value=mana_value,
         type_line=face["type"],
+        supertypes=face.get("supertypes") or [],
+        types=face.get("types") or [],
+        subtypes=face.get("subtypes") or [],
         oracle_text=face.get("text"),
         power=face.get("power"),
         toughness=face.get("toughness"),
         loyalty=face.get("loyalty"),
         defense=face.get("defense"),
         colors=face.get("colors"),
+        color_indicator=face.get("colorIndicator"),
     )

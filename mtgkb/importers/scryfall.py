@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mtgkb.core.errors import ImportFileError
+from mtgkb.core.mana_symbols import mana_value
 from mtgkb.core.progress import Progress
 from mtgkb.core.type_line import face_type_lines, parse_type_line
 from mtgkb.importers import fields
@@ -148,6 +149,7 @@ def _card(obj: dict[str, Any]) -> CardRecord:
         defense=fields.text(obj, "defense") or (front.defense if front else None),
         color_identity=fields.texts(obj, "color_identity"),
         colors=fields.texts(obj, "colors") or fields.union([face.colors for face in faces]) or None,
+        color_indicator=fields.texts(obj, "color_indicator"),
         commander_legality=fields.legality(fields.text(legalities, "commander")) if legalities else None,
         legalities={
             game_format: value
@@ -160,17 +162,31 @@ def _card(obj: dict[str, Any]) -> CardRecord:
 
 
 def _face(face: dict[str, Any]) -> FaceRecord:
-    return FaceRecord(
-        name=fields.text(face, "name", required=True),
-        mana_cost=fields.text(face, "mana_cost") or None,
-        type_line=fields.text(face, "type_line"),
-        oracle_text=fields.text(face, "oracle_text") or None,
-        power=fields.text(face, "power"),
-        toughness=fields.text(face, "toughness"),
-        loyalty=fields.text(face, "loyalty"),
-        defense=fields.text(face, "defense"),
-        colors=fields.texts(face, "colors"),
+    return _typed(
+        FaceRecord(
+            name=fields.text(face, "name", required=True),
+            mana_cost=fields.text(face, "mana_cost") or None,
+            type_line=fields.text(face, "type_line"),
+            oracle_text=fields.text(face, "oracle_text") or None,
+            power=fields.text(face, "power"),
+            toughness=fields.text(face, "toughness"),
+            loyalty=fields.text(face, "loyalty"),
+            defense=fields.text(face, "defense"),
+            colors=fields.texts(face, "colors"),
+            color_indicator=fields.texts(face, "color_indicator"),
+        )
     )
+
+
+def _typed(face: FaceRecord) -> FaceRecord:
+    """The face's types read from its type line, and the mana value of its own mana cost."""
+    if face.type_line:
+        parsed = parse_type_line(face.type_line)
+        face.supertypes, face.types = list(parsed.supertypes), list(parsed.types)
+        face.subtypes = list(parsed.subtypes)
+    if face.mana_cost:
+        face.mana_value = mana_value(face.mana_cost)
+    return face
 
 
 def _faces_from_names(name: str, type_line: str, mana_cost: str | None) -> list[FaceRecord]:
@@ -182,13 +198,17 @@ def _faces_from_names(name: str, type_line: str, mana_cost: str | None) -> list[
     faces = []
     for index, face_name in enumerate(names):
         faces.append(
-            FaceRecord(
-                name=face_name,
-                type_line=types[index] if len(types) == len(names) else None,
-                mana_cost=(
-                    costs[index] if len(costs) == len(names) else (costs[0] if costs and index == 0 else None)
+            _typed(
+                FaceRecord(
+                    name=face_name,
+                    type_line=types[index] if len(types) == len(names) else None,
+                    mana_cost=(
+                        costs[index]
+                        if len(costs) == len(names)
+                        else (costs[0] if costs and index == 0 else None)
+                    )
+                    or None,
                 )
-                or None,
             )
         )
     return faces

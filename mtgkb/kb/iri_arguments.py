@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mtgkb.core.errors import NotFoundError
+from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.kb.vocab import PREFIXES, V
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ _CLASS_OF_KIND = {
     "step": V.Step,
     "zone": V.Zone,
     "concept": V.RulesConcept,
+    "melded": V.MeldedFace,
 }
 
 
@@ -89,4 +90,23 @@ def find_named(kb: KnowledgeBase, query: str, kinds: tuple[str, ...]) -> NameMat
             for row in rows:
                 if row["iri"] == iri and row["class"] == _CLASS_OF_KIND[kind]:
                     return NameMatch(row["name"] or query, iri, kind)
-    return resolve(kb.names, query, kinds)
+    try:
+        return resolve(kb.names, query, kinds)
+    except NotFoundError as error:
+        if "card" in kinds and "melded" not in kinds:
+            _explain_melded(kb, query, error)
+        raise
+
+
+def _explain_melded(kb: KnowledgeBase, query: str, error: NotFoundError) -> None:
+    """A card name that is the combined back face of a meld pair: say so instead of only guessing."""
+    from mtgkb.kb.names import resolve
+
+    try:
+        melded = resolve(kb.names, query, ("melded",))
+    except MtgkbError:
+        return
+    error.hint = (
+        f"'{melded.name}' is the combined back face of a meld pair, not a card: no deck holds it "
+        "(CR 712.4b); 'mtgkb card NAME' shows the two cards that meld into it"
+    )

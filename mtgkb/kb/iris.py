@@ -18,7 +18,9 @@ ONTOLOGY = BASE + "ontology"
 KINDS = frozenset(
     {
         "card",  # card/<slug of the card name>
-        "face",  # face/<card slug>/<face index>
+        "face",  # face/<card slug>/<face index>, face/<card slug>/prototype (718.2)
+        "melded",  # melded/<slug of the name>: the combined back face of a meld pair (712.4)
+        "layout",  # layout/<layout name>: a layout and the rule giving its cards' characteristics
         "ability",  # ability/<card slug>/<mechanic or ability slug>[/<n>]
         "mechanic",  # mechanic/ninjutsu
         "requirement",  # requirement/unblocked-attacker-you-control

@@ -14,14 +14,20 @@ from mtgkb.kb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
 #: tens of thousands of lookups.
 _AT_MOST_BY_SUBJECT = 20_000
 #: The kinds of node, besides cards, that a user may name.
-_KINDS = {V.Mechanic: "mechanic", V.Step: "step", V.Zone: "zone", V.RulesConcept: "concept"}
+_KINDS = {
+    V.Mechanic: "mechanic",
+    V.Step: "step",
+    V.Zone: "zone",
+    V.RulesConcept: "concept",
+    V.MeldedFace: "melded",  # the back face of a meld pair: no card, but looked up by its name
+}
 #: The predicates the index is read from: a change to no triple of these names nothing new.
 NAMING = frozenset({V.name, V.alsoNamed, RDFS_LABEL, RDF_TYPE})
 
 
 def name_index(store: Any) -> list[list[str]]:
     """[display name, IRI, kind] for everything a user may name: cards, mechanics, steps, zones,
-    rules concepts."""
+    rules concepts, the combined back faces of meld pairs."""
     # Card names are told from face names by their minted IRI: a type join takes four times as long
     # at full card-pool scale.
     card_prefix = namespace("card")

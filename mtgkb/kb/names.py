@@ -104,17 +104,25 @@ def _may_start_with(names: Sequence[Sequence[str]], start: str) -> list[Sequence
     """The names with a key that may begin with ``start`` (at most 3 characters of a normalised name).
 
     A name whose first characters are plain letters, digits and spaces must begin with ``start``;
-    one with an accent or punctuation there is always kept, as is a multi-faced name holding
-    ``start`` anywhere (its second face may begin with it).
+    one with an accent or punctuation there is always kept, and so is a multi-faced name one of whose
+    other faces may begin with ``start`` by the same test ("The Kami War // O-Kagachi Made Manifest"
+    for "o k").
     """
     size = len(start)
     return [
         entry
         for entry in names
-        if (head := entry[0][:size].lower()) == start
-        or not (head.isascii() and head.replace(" ", "").isalnum())
-        or ("//" in entry[0] and start in entry[0].lower())
+        if _may_start(entry[0], start, size)
+        or (
+            "//" in entry[0]
+            and any(_may_start(face.strip(), start, size) for face in entry[0].split("//")[1:])
+        )
     ]
+
+
+def _may_start(name: str, start: str, size: int) -> bool:
+    head = name[:size].lower()
+    return head == start or not (head.isascii() and head.replace(" ", "").isalnum())
 
 
 class _Cache:

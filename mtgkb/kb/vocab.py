@@ -18,6 +18,8 @@ Activate Cast PutOntoBattlefield DesignateCommander ManaAbility SpecialAction
 BlockedStatusUndecided Blocked Unblocked
 InstantTiming SorceryTiming
 SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
+Layout layoutName characteristicsFrom CharacteristicsRule FirstFaceOnly AllFacesCombined
+colorIndicator knownOnlyByName MeldedFace meldsInto meldPartName PrototypeCharacteristics hasPrototype
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
 oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility isFunny
 alsoNamed legalities legalIn bannedIn restrictedIn
@@ -96,6 +98,9 @@ PREFIXES = {
     "concept": "https://w3id.org/mtgkb/concept/",
     "ruling": "https://w3id.org/mtgkb/ruling/",
     "ability": "https://w3id.org/mtgkb/ability/",
+    "face": "https://w3id.org/mtgkb/face/",
+    "layout": "https://w3id.org/mtgkb/layout/",
+    "melded": "https://w3id.org/mtgkb/melded/",
 }
 
 RDF_TYPE = PREFIXES["rdf"] + "type"

@@ -13,6 +13,18 @@ from mtgkb.core.rule_numbers import sorted_numbers
 from mtgkb.kb.iris import card_iri
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDFS_COMMENT, RDFS_LABEL, V
+from mtgkb.lookups.card_faces import (
+    FaceInfo,
+    LayoutInfo,
+    MeldInfo,
+    PrototypeInfo,
+    characteristics,
+    faces_of,
+    layout_of,
+    meld_of,
+    prototype_of,
+    wubrg,
+)
 from mtgkb.lookups.common import (
     CARDS_HINT,
     Graph,
@@ -76,20 +88,6 @@ class AbilityInfo:
 
 
 @dataclass
-class FaceInfo:
-    iri: str
-    name: str | None
-    index: int | None
-    mana_cost: str | None
-    type_line: str | None
-    oracle_text: str | None
-    power: str | None
-    toughness: str | None
-    loyalty: str | None
-    defense: str | None
-
-
-@dataclass
 class OracleAbility:
     """One ability as the Oracle text prints it (a paragraph, or one keyword of a keyword line),
     with the ability nodes that model it: a mechanic's instance, a grant."""
@@ -123,11 +121,18 @@ class CardReport:
     restricted_in: list[str]
     also_named: list[str]  # other names of the same card (the same Oracle id)
     oracle_text: str | None  # present once card data has been imported
+    color_indicator: list[str]
+    layout_rule: LayoutInfo | None  # the rule giving the card its characteristics from its faces
     faces: list[FaceInfo]
-    abilities: list[AbilityInfo]
+    prototype: PrototypeInfo | None  # a prototype card's second set of characteristics (718.2)
+    meld: MeldInfo | None  # the meld pair it belongs to and the combined back face (712.4)
+    abilities: list[AbilityInfo]  # its own and its faces' (FaceInfo.abilities says which face)
     oracle_abilities: list[OracleAbility]  # every ability of the Oracle text, in printed order
     rulings: list[RulingEntry]
     cites: list[str]  # every rule number the card, its abilities, their mechanics and rulings cite
+    # False when the name is the combined back face of a meld pair: no card (712.4b), explained by
+    # ``meld``; the card fields are then empty.
+    is_card: bool = True
 
 
 def card_report(kb: KnowledgeBase, name: str) -> CardReport:
@@ -142,17 +147,23 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         from mtgkb.kb.names import resolve
 
         try:
-            iri = resolve(kb.names, name, ("card",)).iri
-        except NotFoundError as error:
+            match = resolve(kb.names, name, ("card", "melded"))
+        except NotFoundError as missing:
+            error = NotFoundError("card", name, missing.suggestions)
             raise error if cards_imported(kb) else with_import_hint(error, CARDS_HINT) from None
+        iri = match.iri
+        if match.kind == "melded":
+            return melded_face_report(kb, iri, name)
         graph = _read_if_card(kb, iri)
     if graph is None or iri is None:
         raise NotFoundError("card", name, [])
     card = graph.node(iri)
-    abilities = [_ability(graph, ability, depth=0) for ability in card.all(V.hasAbility)]
+    faces = faces_of(graph, card)
+    own = card.all(V.hasAbility)
+    printed = own + [a for face in faces for a in face.abilities if a not in own]
+    abilities = [_ability(graph, ability, depth=0) for ability in dict.fromkeys(printed)]
     _add_timing(kb, abilities)
     rulings = [ruling_entry(n, graph) for n in graph.nodes.values() if V.Ruling in n.classes]
-    faces = sorted((_face(graph.node(face)) for face in card.all(V.hasFace)), key=_face_order)
     texts = [(face.name, face.oracle_text) for face in faces] or [(None, card.first(V.oracleText))]
     return CardReport(
         name=card.label or name,
@@ -163,14 +174,18 @@ def card_report(kb: KnowledgeBase, name: str) -> CardReport:
         types=card.all(V.cardType),
         supertypes=card.all(V.supertype),
         subtypes=card.all(V.subtype),
-        colors=_wubrg(card.all(V.colors)),
-        color_identity=_wubrg(card.all(V.colorIdentity)),
+        colors=wubrg(card.all(V.colors)),
+        color_identity=wubrg(card.all(V.colorIdentity)),
+        color_indicator=wubrg(card.all(V.colorIndicator)),
+        layout_rule=layout_of(graph, card),
+        prototype=prototype_of(graph, card),
+        meld=meld_of(graph, card.first(V.meldsInto)),
         commander_legality=card.first(V.commanderLegality),
         legal_in=_formats(graph, card, V.legalIn),
         banned_in=_formats(graph, card, V.bannedIn),
         restricted_in=_formats(graph, card, V.restrictedIn),
         also_named=sorted(card.all(V.alsoNamed)),
-        **_characteristics(card),
+        **characteristics(card),
         faces=faces,
         abilities=sorted(abilities, key=lambda a: a.label or a.iri),
         oracle_abilities=oracle_abilities(texts, abilities),
@@ -204,39 +219,42 @@ def _read_if_card(kb: KnowledgeBase, iri: str) -> Graph | None:
     return graph if V.Card in graph.node(iri).classes else None
 
 
-def _wubrg(colors: list[str]) -> list[str]:
-    order = "WUBRG"
-    return sorted(colors, key=lambda c: (order.index(c) if c in order else len(order), c))
-
-
-#: Fields a card and each of its faces both have: the first value of one property each.
-_CHARACTERISTICS = {
-    "mana_cost": V.manaCost,
-    "type_line": V.typeLine,
-    "oracle_text": V.oracleText,
-    "power": V.power,
-    "toughness": V.toughness,
-    "loyalty": V.loyalty,
-    "defense": V.defense,
-}
-
-
-def _characteristics(node: Node) -> dict[str, str | None]:
-    return {field_name: node.first(predicate) for field_name, predicate in _CHARACTERISTICS.items()}
-
-
-def _face(node: Node) -> FaceInfo:
-    index = node.first(V.faceIndex)
-    return FaceInfo(
-        iri=node.iri,
-        name=node.label,
-        index=int(index) if index is not None else None,
-        **_characteristics(node),
+def melded_face_report(kb: KnowledgeBase, iri: str, name: str) -> CardReport:
+    """What a melded permanent's name is: the combined back face of a meld pair, not a card (712.4b),
+    with the face's characteristics and the two cards that meld into it."""
+    graph = read_graph(kb.select(library_query("card-report"), card=iri))
+    meld = meld_of(graph, iri)
+    assert meld is not None
+    node = graph.node(iri)
+    mana_value = node.first(V.manaValue)
+    return CardReport(
+        name=node.label or name,
+        iri=iri,
+        oracle_id=None,
+        layout="meld",
+        mana_value=float(mana_value) if mana_value is not None else None,
+        types=node.all(V.cardType),
+        supertypes=node.all(V.supertype),
+        subtypes=node.all(V.subtype),
+        colors=wubrg(node.all(V.colors)),
+        color_identity=[],
+        commander_legality=None,
+        legal_in=[],
+        banned_in=[],
+        restricted_in=[],
+        also_named=[],
+        **characteristics(node),
+        color_indicator=wubrg(node.all(V.colorIndicator)),
+        layout_rule=None,
+        faces=[],
+        prototype=None,
+        meld=meld,
+        abilities=[],
+        oracle_abilities=oracle_abilities([(None, node.first(V.oracleText))], []),
+        rulings=[],
+        cites=meld.cites,
+        is_card=False,
     )
-
-
-def _face_order(face: FaceInfo) -> tuple[int, str]:
-    return (face.index if face.index is not None else 99, face.iri)
 
 
 def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:

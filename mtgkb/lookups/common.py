@@ -19,6 +19,9 @@ RULE_PREFIX = namespace("cr")
 _KIND_BY_CLASS = [
     (V.Card, "card"),
     (V.Face, "face"),
+    (V.MeldedFace, "melded face"),
+    (V.PrototypeCharacteristics, "prototype"),
+    (V.Layout, "layout"),
     (V.Ruling, "ruling"),
     (V.Rule, "rule"),
     (V.GlossaryEntry, "glossary entry"),

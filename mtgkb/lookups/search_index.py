@@ -384,7 +384,7 @@ def _affected(kb: KnowledgeBase, subjects: set[str]) -> set[str]:
 
     affected = set(subjects)
     default = ox.DefaultGraph()
-    for predicate in (V.hasFace, V.aboutCard):
+    for predicate in (V.hasFace, V.meldsInto, V.aboutCard):
         node = ox.NamedNode(predicate)
         for subject in subjects:
             for quad in kb.store.quads_for_pattern(None, node, ox.NamedNode(subject), default):
@@ -396,7 +396,13 @@ def _affected(kb: KnowledgeBase, subjects: set[str]) -> set[str]:
 
 #: The facts read for each kind, by predicate, from the default graph (each fact once).
 _FACTS = {
-    "card": {V.name: "name", V.typeLine: "typeLine", V.oracleText: "oracleText", V.hasFace: "hasFace"},
+    "card": {
+        V.name: "name",
+        V.typeLine: "typeLine",
+        V.oracleText: "oracleText",
+        V.hasFace: "hasFace",
+        V.meldsInto: "meldsInto",
+    },
     "rule": {V.ruleNumber: "ruleNumber", V.summary: "summary"},
     "ruling": {V.rulingDate: "rulingDate", V.aboutCard: "aboutCard", V.summary: "summary", V.text: "text"},
 }
@@ -483,15 +489,17 @@ class _Facts:
         default = ox.DefaultGraph()
         wanted = {V.name: "name", V.typeLine: "typeLine", V.oracleText: "oracleText"}
         for card, values in self.subjects.items():
-            if "card" not in values or not values.get("hasFace"):
+            if "card" not in values or not (values.get("hasFace") or values.get("meldsInto")):
                 continue
             ordered = []
-            for face in values["hasFace"]:
+            for face in values.get("hasFace", []):
                 node = ox.NamedNode(face)
                 position = next(
                     kb.store.quads_for_pattern(node, ox.NamedNode(V.faceIndex), None, default), None
                 )
                 ordered.append((int(position.object.value) if position else 0, face))
+            # The combined back face a meld card forms with its pair: its name finds both cards.
+            ordered += [(99, melded) for melded in values.get("meldsInto", [])]
             merged: dict[str, list[str]] = {}
             for _, face in sorted(ordered):
                 for quad in kb.store.quads_for_pattern(ox.NamedNode(face), None, None, default):

@@ -31,9 +31,19 @@ def render_card_import(summary: CardImportSummary) -> str:
         lines += ["", "Abilities read from the Oracle text:", table(["mechanic", "abilities", "note"], rows)]
     notes = []
     if summary.skipped_records:
-        why = "tokens, repeated, unnameable or unreadable records"
+        why = "tokens, repeated, unnameable or unreadable records, meld back faces"
         notes.append(f"{summary.skipped_records:,} records left out ({why})")
         notes += [f"  {name!r}: {why}" for name, why in list(summary.skipped_names.items())[:_SHOWN]]
+    if summary.faces_known_only_by_name:
+        notes.append(
+            f"{summary.faces_known_only_by_name:,} faces are known only by the card's name: "
+            "the file gives none of their characteristics"
+        )
+    if summary.melded_faces:
+        notes.append(
+            f"{summary.melded_faces:,} records are the combined back face of a meld pair, read as "
+            "that face, not as a card (CR 712.4b)"
+        )
     if summary.rulings_without_card:
         notes.append(f"{summary.rulings_without_card:,} rulings name a card that is not in the card file")
     if summary.unresolved_partners:

@@ -4,9 +4,17 @@ dated rulings; the official wording wherever it has been imported, our summary m
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING
 
+from mtgkb.cli.render.faces import (
+    face_heading,
+    layout_lines,
+    meld_lines,
+    prototype_lines,
+    render_melded_face,
+)
+from mtgkb.cli.render.faces import stats as _stats
+from mtgkb.cli.render.faces import wrap as _wrap
 from mtgkb.core.errors import shown as cut
 
 if TYPE_CHECKING:
@@ -15,17 +23,7 @@ if TYPE_CHECKING:
     from mtgkb.lookups.rulings import RulingEntry, RulingsReport
     from mtgkb.lookups.search import SearchResult
 
-WIDTH = 100
 _NO_TEXT_HINT = "(official text not imported: run 'mtgkb import rules FILE' or 'mtgkb fetch rules')"
-
-
-def _wrap(text: str, indent: int) -> list[str]:
-    """Each paragraph wrapped, indented; the official text keeps its own line breaks."""
-    pad = " " * indent
-    lines = []
-    for paragraph in text.splitlines() or [""]:
-        lines += textwrap.wrap(paragraph, WIDTH, initial_indent=pad, subsequent_indent=pad) or [""]
-    return lines
 
 
 def _cr(numbers: list[str]) -> str:
@@ -41,6 +39,8 @@ def _rule_line(ref: RuleRef) -> str:
 
 
 def render_card(card: CardReport) -> str:
+    if not card.is_card:
+        return render_melded_face(card)
     header = card.name + (f"   {card.mana_cost}" if card.mana_cost else "")
     lines = [header, "=" * len(header)]
     type_line = card.type_line or " ".join(card.supertypes + card.types)
@@ -50,10 +50,15 @@ def render_card(card: CardReport) -> str:
     if card.mana_value is not None:
         facts.append(f"mana value {card.mana_value:g}")
     facts.append("colours " + (" ".join(card.colors) or "colourless"))
+    if card.color_indicator:
+        facts.append("colour indicator " + " ".join(card.color_indicator))
     facts.append("colour identity " + (" ".join(card.color_identity) or "colourless"))
     if card.commander_legality:
         facts.append(f"Commander: {card.commander_legality.replace('_', ' ')}")
     lines.append(" · ".join(facts))
+    lines += (
+        layout_lines(card.layout_rule) + prototype_lines(card.prototype) + meld_lines(card.meld, card.name)
+    )
     for label, formats in (
         ("legal in", card.legal_in),
         ("banned in", card.banned_in),
@@ -65,27 +70,35 @@ def render_card(card: CardReport) -> str:
         lines += _wrap(f"also named: {'; '.join(card.also_named)}", 0)
     # Once the Oracle text is imported, the abilities list holds it ability by ability.
     listed = bool(card.oracle_abilities)
-    if card.oracle_text and not listed:
-        lines += ["", *_wrap(card.oracle_text, 2)]
-    for face in card.faces:
-        face_stats = _stats(face.power, face.toughness, face.loyalty, face.defense)
-        parts = [face.name or face.iri, face.mana_cost, face.type_line, face_stats]
-        lines += [
-            "" if not listed or face is card.faces[0] else None,
-            "Face: " + "   ".join(p for p in parts if p),
-        ]
-        if face.oracle_text and not listed:
-            lines += _wrap(face.oracle_text, 2)
-    lines = [line for line in lines if line is not None]
-    lines += ["", "Abilities" if card.abilities or listed else "Abilities: none recorded"]
     by_iri = {ability.iri: ability for ability in card.abilities}
     shown: set[str] = set()
-    for item in card.oracle_abilities:
-        lines += _wrap(item.text + (f"   ({item.face})" if item.face else ""), 2)
-        for iri in item.modelled:
-            if iri in by_iri and iri not in shown:
-                shown.add(iri)
-                lines += _ability(by_iri[iri], 2, card.oracle_text or "", with_label=False)
+
+    def oracle_lines(items: list, indent: int) -> list[str]:
+        found = []
+        for item in items:
+            found += _wrap(item.text, indent)
+            for iri in item.modelled:
+                if iri in by_iri and iri not in shown:
+                    shown.add(iri)
+                    found += _ability(by_iri[iri], indent, card.oracle_text or "", with_label=False)
+        return found
+
+    if card.faces:
+        for face in card.faces:
+            lines += ["", *face_heading(face, len(card.faces))]
+            mine = [item for item in card.oracle_abilities if item.face == face.name]
+            if mine:
+                lines += oracle_lines(mine, 2)
+            elif face.oracle_text and not listed:
+                lines += _wrap(face.oracle_text, 2)
+        rest = [a for a in card.abilities if a.iri not in shown]
+        if rest:
+            lines += ["", "Other abilities"]
+    else:
+        if card.oracle_text and not listed:
+            lines += ["", *_wrap(card.oracle_text, 2)]
+        lines += ["", "Abilities" if card.abilities or listed else "Abilities: none recorded"]
+        lines += oracle_lines(card.oracle_abilities, 2)
     for ability in card.abilities:
         if ability.iri not in shown:
             lines += _ability(ability, 2, card.oracle_text or "")
@@ -98,14 +111,6 @@ def render_card(card: CardReport) -> str:
     if card.oracle_id:
         lines += ["", f"Oracle id {card.oracle_id}   {card.iri}"]
     return "\n".join(lines)
-
-
-def _stats(power: str | None, toughness: str | None, loyalty: str | None, defense: str | None) -> str:
-    if power is not None or toughness is not None:
-        return f"{power or '?'}/{toughness or '?'}"
-    if loyalty is not None:
-        return f"loyalty {loyalty}"
-    return f"defense {defense}" if defense is not None else ""
 
 
 def _ability(ability: AbilityInfo, indent: int, oracle_text: str, with_label: bool = True) -> list[str]:
