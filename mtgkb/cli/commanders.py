@@ -12,7 +12,8 @@ from mtgkb.core.errors import MtgkbError
 @click.argument("names", nargs=-1, required=True, metavar="CARD [CARD ...]", shell_complete=completion.CARDS)
 @json_option
 def commanders(names: tuple[str, ...], as_json: bool) -> None:
-    """Can these cards be a deck's commanders, alone or as a pair? Exit 0 yes, 1 no.
+    """Can these cards be a deck's commanders, alone or as a pair? Exit 0 yes, 1 no, 2 bad input,
+    3 cannot tell (CANNOT TELL: a commander rule the card meets only in part is not modelled).
 
     Each CARD ignores case, accents and punctuation; a unique start of the name will do. Quote a
     name that has spaces. The answer checks each card may be a commander, the partner ability that

@@ -33,7 +33,8 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
     attacking, commander), what was and was not copied, each exception applied, the checks and
     their rules (CR 707), and the rulings on CARD. Without --situation the target is a card
     taken as printed, on the battlefield, and game-state conditions are assumed to hold. Exit
-    status 0 when the copy can be made, 1 when it cannot, 2 on bad input.
+    status 0 when the copy can be made, 1 when it cannot, 2 on bad input, 3 when it cannot tell
+    (CANNOT TELL: a requirement of the copy effect is not modelled).
 
     \b
     Examples:

@@ -15,6 +15,7 @@ from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
+from mtgkb.reasoning.requirements.registry import unmodelled
 from mtgkb.reasoning.verdict import rule_order
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ class Requirement:
     power_toughness_box: bool = False
     abilities: list[str] = field(default_factory=list)  # mechanic IRIs
     cites: list[str] = field(default_factory=list)
+    unmodelled: list[str] = field(default_factory=list)  # requirement properties with no evaluator here
 
 
 @dataclass
@@ -70,6 +72,11 @@ class Model:
     requirements: dict[str, Requirement]
     mechanics: dict[str, Mechanic]
     consequences: dict[str, list[Consequence]]  # by mechanic IRI
+    concepts: dict[str, list[str]] = field(default_factory=dict)  # rules concept IRI -> rules it cites
+
+    def cites_of(self, concept: str) -> list[str]:
+        """The rules a concept node cites: a check's citations come from the graph."""
+        return self.concepts.get(concept, [])
 
     def ancestry(self, mechanic: str) -> list[str]:
         """``mechanic`` and every mechanic it is a variant of, nearest first."""
@@ -197,6 +204,7 @@ def load_model(kb: KnowledgeBase) -> Model:
             power_toughness_box=bool(_first(node, V.requiresPowerToughnessBox)),
             abilities=node.get(V.requiresAbility, []),
             cites=_cites(node),
+            unmodelled=unmodelled(node, "commanders"),
         )
         for iri, node in nodes.items()
         if V.Requirement in node.get(RDF_TYPE, [])
@@ -227,7 +235,8 @@ def load_model(kb: KnowledgeBase) -> Model:
         (requirements[iri] for iri in designation.get(V.alternativeRequirement, [])),
         key=lambda r: (bool(r.abilities), r.power_toughness_box, len(r.subtypes), r.iri),
     )
-    return Model(eligibility, _cites(designation), requirements, mechanics, consequences)
+    concepts = {iri: _cites(node) for iri, node in nodes.items() if V.RulesConcept in node.get(RDF_TYPE, [])}
+    return Model(eligibility, _cites(designation), requirements, mechanics, consequences, concepts)
 
 
 def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CardFacts]:

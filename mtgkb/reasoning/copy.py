@@ -22,6 +22,7 @@ from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.lookups.common import read_graph, rule_number
 from mtgkb.lookups.rulings import RulingEntry, newest_first, ruling_entry
 from mtgkb.reasoning.copy_situation import Situation, SituationObject
+from mtgkb.reasoning.requirements.registry import not_modelled_phrase, unmodelled
 from mtgkb.reasoning.situation_text import listed
 from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
 
@@ -184,9 +185,33 @@ def resolve_card(kb: KnowledgeBase, name: str) -> tuple[str, str]:
 
 _LOADED: dict[tuple[str, str], CardFacts] = {}
 
+#: The rules each rules concept cites (data/concepts/copy-checks.ttl), read with the first card of a
+#: knowledge base: every check and characteristic here cites the concept it evaluates.
+_CONCEPT_CITES: dict[str, list[str]] = {}
+_CONCEPTS_READ: set[str] = set()
+
+
+def _read_concepts(kb: KnowledgeBase) -> None:
+    if str(kb.path) in _CONCEPTS_READ:
+        return
+    found: dict[str, list[str]] = {}
+    for row in kb.select(library_query("concept-cites")):
+        found.setdefault(row["concept"], []).append(rule_number(row["rule"]))
+    _CONCEPT_CITES.update(found)
+    _CONCEPTS_READ.add(str(kb.path))
+
+
+def _cites(concept: str) -> list[str]:
+    """The rules ``concept:<concept>`` cites: those of the copy section (what ``concept:copy`` cites
+    whole) first, then the others, each in book order."""
+    numbers = _CONCEPT_CITES.get(mint("concept", concept), [])
+    sections = {n for n in _CONCEPT_CITES.get(mint("concept", "copy"), []) if "." not in n}
+    return sorted(set(numbers), key=lambda n: (n.split(".")[0] not in sections, rule_order(n)))
+
 
 def load_card(kb: KnowledgeBase, name: str) -> CardFacts:
     """The card's facts, read once per knowledge base: a copy of a copy asks for the same cards again."""
+    _read_concepts(kb)
     key = (str(kb.path), name)  # a store path names one build of the sources
     if key not in _LOADED:
         _LOADED[key] = _read_card(kb, name)
@@ -322,7 +347,11 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
     if isinstance(obj, str):
         card = load_card(kb, obj)
         return Target(
-            card.name, card.values, source_of_values=["printed values"], cites=["707.2"], card_iri=card.iri
+            card.name,
+            card.values,
+            source_of_values=["printed values"],
+            cites=_cites("copy-printed-values"),
+            card_iri=card.iri,
         )
     if obj.face_down:
         values = Values(None, None, [], ["Creature"], [], [], "2", "2", None, [])
@@ -330,7 +359,7 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
             obj,
             values,
             ["face down: a 2/2 creature with no name, text, subtypes or mana cost"],
-            ["708.2", "708.2a", "707.2"],
+            _cites("copy-face-down-values"),
         )
     if obj.copy_of is not None:
         inner = copiable_values_of(kb, obj.copy_of)
@@ -345,16 +374,22 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
         how = f"what {obj.label} copied: {inner.label}" + (
             ", with the exceptions of its copy effect" if inherited else ""
         )
-        target = _target(obj, values, [how, *inner.source_of_values], ["707.3", *inner.cites])
+        target = _target(
+            obj, values, [how, *inner.source_of_values], [*_cites("copy-values-of-a-copy"), *inner.cites]
+        )
         target.inherited = inherited
         return target
     if obj.card:
         card = load_card(kb, obj.card)
         if obj.transformed and card.back is not None:
-            return _target(obj, card.back, ["the back face, which is up"], ["707.8", "712.8e"], card.iri)
+            return _target(
+                obj, card.back, ["the back face, which is up"], _cites("copy-back-face-up"), card.iri
+            )
         if card.back is not None:
-            return _target(obj, card.values, ["the front face, which is up"], ["707.8", "712.8d"], card.iri)
-        return _target(obj, card.values, ["printed values"], ["707.2"], card.iri)
+            return _target(
+                obj, card.values, ["the front face, which is up"], _cites("copy-front-face-up"), card.iri
+            )
+        return _target(obj, card.values, ["printed values"], _cites("copy-printed-values"), card.iri)
     printed = obj.printed
     values = Values(
         name=printed.get("name") or obj.token,
@@ -369,7 +404,10 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
         abilities=list(printed.get("abilities") or []),
     )
     return _target(
-        obj, values, ["the characteristics the effect that created the token gave it"], ["707.2", "111.3"]
+        obj,
+        values,
+        ["the characteristics the effect that created the token gave it"],
+        _cites("copy-token-values"),
     )
 
 
@@ -478,7 +516,7 @@ def _check_target(
 ) -> list[Check]:
     """One check per ``requires*`` value of the copy target requirement."""
     req = effect.target
-    base = effect.target_cites or ["707.1"]
+    base = effect.target_cites or _cites("copy-effect-rule")
     checks = []
     what = effect.copies_what or "the copied object"
     zone = (req.get(V.requiresZone) or [None])[0]
@@ -497,7 +535,7 @@ def _check_target(
                 if zone_name == "battlefield"
                 else f", but {card.name} copies {what}"
             )
-        cites = [*base, "109.2"] if holds else [*base, "400.7"]
+        cites = [*base, *_cites("copy-target-characteristics" if holds else "copy-target-new-object")]
         checks.append(Check(f"{what}: {_zone_phrase(zone_name)}", holds, because, cites))
     types = req.get(V.requiresAnyCardType) or []
     if types:
@@ -508,7 +546,7 @@ def _check_target(
                 bool(has),
                 f"{target.label} is {_a(target.values.types)}"
                 + ("" if has else f", not {' or '.join(_a([t]) for t in types)}"),
-                [*base, "109.2"],
+                [*base, *_cites("copy-target-characteristics")],
             )
         )
     for subtype in req.get(V.requiresSubtype) or []:
@@ -518,7 +556,7 @@ def _check_target(
                 f"{what}: {subtype}",
                 holds,
                 f"{target.label} is{'' if holds else ' not'} {_a([subtype])}",
-                [*base, "109.2"],
+                [*base, *_cites("copy-target-characteristics")],
             )
         )
     for supertype in req.get(V.excludesSupertype) or []:
@@ -528,7 +566,7 @@ def _check_target(
                 f"{what}: not {supertype.lower()}",
                 holds,
                 f"{target.label} is{' not' if holds else ''} {supertype.lower()}",
-                [*base, "109.2"],
+                [*base, *_cites("copy-target-characteristics")],
             )
         )
     for required in req.get(V.requiresToken) or []:
@@ -538,12 +576,13 @@ def _check_target(
                 f"{what}: {'a token' if required else 'not a token'}",
                 holds,
                 f"{target.label} is{'' if target.token else ' not'} a token",
-                [*base, "111.1"],
+                [*base, *_cites("copy-target-token")],
             )
         )
     if True in (req.get(V.requiresOther) or []) or effect.mode == mint("concept", "enters-as-a-copy"):
         same = source is not None and target.obj is source
-        rule = "707.5" if effect.mode == mint("concept", "enters-as-a-copy") else "707.1"
+        entering = effect.mode == mint("concept", "enters-as-a-copy")
+        rule = _cites("copy-chosen-as-it-enters" if entering else "copy-another-object")
         because = (
             f"{target.label} is {card.name} itself"
             if same
@@ -551,7 +590,7 @@ def _check_target(
         )
         if effect.mode == mint("concept", "enters-as-a-copy"):
             because += "; the object to copy is chosen as it enters, from what is already on the battlefield"
-        checks.append(Check(f"{what}: another object than {card.name}", not same, because, [*base, rule]))
+        checks.append(Check(f"{what}: another object than {card.name}", not same, because, [*base, *rule]))
     for required in req.get(V.requiresControlByYou) or []:
         if not situation or source is None:
             checks.append(
@@ -559,7 +598,7 @@ def _check_target(
                     f"{what}: controlled by {'you' if required else 'an opponent'}",
                     True,
                     "no situation given: taken to be so",
-                    [*base, "109.4"],
+                    [*base, *_cites("copy-target-controller")],
                 )
             )
             continue
@@ -570,14 +609,17 @@ def _check_target(
                 f"{what}: controlled by {'you' if required else 'an opponent'}",
                 holds,
                 f"{target.label} is controlled by {target.player}, {card.name} by {source.player}",
-                [*base, "109.4"],
+                [*base, *_cites("copy-target-controller")],
             )
         )
     for required in req.get(V.requiresAttacking) or []:
         if not situation:
             checks.append(
                 Check(
-                    f"{what}: attacking", True, "no situation given: taken to be attacking", [*base, "506.4"]
+                    f"{what}: attacking",
+                    True,
+                    "no situation given: taken to be attacking",
+                    [*base, *_cites("copy-target-attacking")],
                 )
             )
             continue
@@ -587,11 +629,14 @@ def _check_target(
                 f"{what}: attacking",
                 holds,
                 f"{target.label} is{'' if target.attacking else ' not'} attacking",
-                [*base, "506.4"],
+                [*base, *_cites("copy-target-attacking")],
             )
         )
     if relation:
         checks.append(_relation_check(relation, what, card, target, source, base))
+    missing = unmodelled(req, "copy")
+    if missing:
+        checks.append(Check(f"{what}: every requirement", None, not_modelled_phrase(missing), base))
     return checks
 
 
@@ -644,7 +689,7 @@ def _a(words: list[str]) -> str:
 def _check_condition(effect: CopyEffectFacts, card: CardFacts, source: SituationObject | None) -> list[Check]:
     if not effect.condition:
         return []
-    cites = effect.condition_cites or ["603.4"]
+    cites = effect.condition_cites or _cites("copy-condition")
     label = effect.condition_label or "its condition"
     if source is None:
         return [
@@ -667,6 +712,9 @@ def _check_condition(effect: CopyEffectFacts, card: CardFacts, source: Situation
         checks.append(
             Check(f"{card.name}: entered from your {wanted}", holds, f"{card.name} entered {came}", cites)
         )
+    missing = unmodelled(effect.condition, "copy")
+    if missing:
+        checks.append(Check(f"{card.name}: {label}", None, not_modelled_phrase(missing), cites))
     for required in effect.condition.get(V.requiresAttacking) or []:
         holds = bool(source.attacking) == required
         checks.append(
@@ -674,7 +722,7 @@ def _check_condition(effect: CopyEffectFacts, card: CardFacts, source: Situation
                 f"{card.name}: attacking",
                 holds,
                 f"{card.name} is{'' if source.attacking else ' not'} attacking",
-                [*cites, "506.4"],
+                [*cites, *_cites("copy-target-attacking")],
             )
         )
     return checks
@@ -713,7 +761,7 @@ def copy_verdict(
             False,
             f"nothing in {card.name}'s text makes a copy of a permanent (no 'enters as a copy', "
             "'token that's a copy' or 'becomes a copy' ability)",
-            ["707.1"],
+            _cites("copy-effect-rule"),
         )
         return _verdict(card, target, None, [check], None, [], [], [], situation is not None)
     # A card with several copy abilities (Mizzium Transreliquat) answers with the first that can copy
@@ -721,8 +769,11 @@ def copy_verdict(
     tried = [
         (effect, _effect_checks(effect, card, target, source, situation)) for effect in card.copy_effects
     ]
-    effect, checks = next(((e, c) for e, c in tried if decide(c)), tried[0])
-    if not decide(checks):
+    effect, checks = next(
+        ((e, c) for e, c in tried if decide(c)),
+        next(((e, c) for e, c in tried if decide(c) is None), tried[0]),
+    )
+    if decide(checks) is not True:
         return _verdict(card, target, effect, checks, None, [], [], [], situation is not None)
     values, applied = apply_exceptions(target.values, effect, card)
     exceptions = [*target.inherited, *applied]
@@ -771,7 +822,7 @@ def _effect_checks(
             f"{card.name} has a copy effect",
             True,
             f"{card.name}: {effect.label or 'copy effect'} ({effect.mode_label})",
-            effect.mode_cites or ["707.1"],
+            effect.mode_cites or _cites("copy-effect-rule"),
         )
     ]
     checks += _check_condition(effect, card, source)
@@ -800,7 +851,7 @@ def _addition_applies(counter: str, values: Values) -> bool:
 
 def _copied(target: Target, values: Values) -> list[Characteristic]:
     how = "; ".join(target.source_of_values)
-    cites = sorted(set(["707.2", *target.cites]))
+    cites = sorted(set([*_cites("copy-printed-values"), *target.cites]))
     rows = [
         ("name", values.name or "(no name)"),
         ("mana cost", values.mana_cost or "(no mana cost)"),
@@ -812,7 +863,7 @@ def _copied(target: Target, values: Values) -> list[Characteristic]:
     if values.loyalty is not None:
         rows.append(("loyalty", values.loyalty))
     copied = [Characteristic(name, f"{value} ({how})", cites) for name, value in rows]
-    copied.append(Characteristic("color", " ".join(values.colors) or "colorless", ["707.2a"]))
+    copied.append(Characteristic("color", " ".join(values.colors) or "colorless", _cites("copy-color")))
     return copied
 
 
@@ -820,24 +871,32 @@ def _not_copied(target: Target, situation: Situation | None) -> list[Characteris
     counters = ", ".join(f"{n} {k}" for k, n in target.counters.items()) or "none on it"
     status = ", ".join(s for s, on in (("tapped", target.tapped), ("attacking", target.attacking)) if on)
     rows = [
-        Characteristic("counters", counters, ["707.2", "122.1"]),
+        Characteristic("counters", counters, _cites("copy-counters-not-copied")),
         Characteristic(
             "status (tapped, attacking, face up or down)",
             status or "untapped, not attacking",
-            ["707.2", "110.5"],
+            _cites("copy-status-not-copied"),
         ),
         Characteristic(
-            "effects other than copy effects", ", ".join(target.effects) or "none given", ["707.2"]
+            "effects other than copy effects",
+            ", ".join(target.effects) or "none given",
+            _cites("copy-printed-values"),
         ),
-        Characteristic("Auras and Equipment attached", ", ".join(target.attached) or "none given", ["707.2"]),
-        Characteristic("choices made as it entered", "made afresh for the copy", ["707.6"]),
+        Characteristic(
+            "Auras and Equipment attached",
+            ", ".join(target.attached) or "none given",
+            _cites("copy-printed-values"),
+        ),
+        Characteristic(
+            "choices made as it entered", "made afresh for the copy", _cites("copy-choices-made-afresh")
+        ),
     ]
     is_commander = bool(situation and target.obj is not None and situation.is_commander(target.obj))
     rows.append(
         Characteristic(
             "commander designation",
             f"{target.label} is a commander; the copy is not" if is_commander else "not a commander",
-            ["903.3"],
+            _cites("copy-commander-not-copied"),
         )
     )
     return rows
@@ -856,7 +915,7 @@ def _verdict(
 ) -> CopyVerdict:
     more = [c for row in copied + not_copied for c in row.cites] + [c for e in exceptions for c in e.cites]
     if result is not None:
-        more += target.cites + (["202.3e"] if "X" in (result.mana_cost or "") else [])
+        more += target.cites + (_cites("mana-value-of-x") if "X" in (result.mana_cost or "") else [])
     return CopyVerdict(
         answer=decide(checks),
         checks=checks,

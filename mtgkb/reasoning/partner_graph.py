@@ -18,7 +18,7 @@ from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.reasoning.commander_model import DESIGNATION, CardFacts, Model, load_cards, load_model, wubrg
-from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
+from mtgkb.reasoning.commanders import PARTNER_NEEDED, card_identity, is_legal_pair, unmet
 from mtgkb.reasoning.verdict import rule_order
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ def _explain_no_partners(model: Model, card: CardFacts) -> None:
     if not abilities:
         raise MtgkbError(
             f"{card.name} has no partner ability and is no partner ability's candidate, so it can only "
-            "be a commander on its own (CR 702.124a, 903.3)",
+            f"be a commander on its own (CR {', '.join(model.cites_of(PARTNER_NEEDED))})",
             f"ask 'mtgkb commanders \"{card.name}\"' whether it can be a commander at all",
         )
     # It has a partner ability but nothing in the knowledge base pairs with it: an empty answer.

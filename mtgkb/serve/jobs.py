@@ -199,8 +199,8 @@ def _results_format(chosen: ResultFormat) -> Any:
 
 def api_reply(kb: KnowledgeBase, payload: dict[str, Any], limits: Limits) -> Reply:
     """Call the library function behind ``payload["call"]`` and answer with the JSON that the CLI's
-    ``--json`` prints for the same result (mtgkb.cli.output.to_jsonable)."""
-    from mtgkb.cli.output import to_jsonable
+    ``--json`` prints for the same result (mtgkb.core.jsonable.to_jsonable)."""
+    from mtgkb.core.jsonable import to_jsonable
 
     call = API_CALLS.get(payload["call"])
     if call is None:
