@@ -114,7 +114,7 @@ COMBAT = {
 def full_moon_ninjutsu(kb, monkeypatch):
     """The rules as read, with a made-up requirement property on ninjutsu's own-object requirement."""
     from mtgkb.kb.iris import mint
-    from mtgkb.reasoning import actions
+    from mtgkb.reasoning.actions import ways as actions
     from mtgkb.reasoning.knowledge import read_rules
 
     rules = copying.deepcopy(read_rules(kb))
@@ -166,7 +166,7 @@ def test_a_card_with_no_modelled_ability_cannot_tell(run_cli) -> None:
 
 
 def test_a_copy_target_requirement_with_no_evaluator_cannot_tell(kb, run_cli, monkeypatch) -> None:
-    from mtgkb.reasoning import copy as copy_module
+    from mtgkb.reasoning.copy import verdict as copy_module
 
     card = copy_module.load_card(kb, "Clone")
     effects = [dataclasses.replace(e, target={**e.target, MADE_UP: [True]}) for e in card.copy_effects]
@@ -183,8 +183,8 @@ def test_a_copy_target_requirement_with_no_evaluator_cannot_tell(kb, run_cli, mo
 
 
 def test_a_commander_rule_with_no_evaluator_cannot_tell(kb, run_cli, monkeypatch) -> None:
-    from mtgkb.reasoning import commanders
-    from mtgkb.reasoning.commander_model import load_model
+    from mtgkb.reasoning.commanders import verdict as commanders
+    from mtgkb.reasoning.commanders.model import load_model
 
     model = copying.deepcopy(load_model(kb))
     for requirement in model.eligibility:

@@ -144,7 +144,7 @@ def test_options_and_a_file_together_are_refused(run_cli, tmp_path: Path) -> Non
 
 
 def test_the_player_called_me_reads_as_my_in_answers() -> None:
-    from mtgkb.reasoning.verdict import possessive
+    from mtgkb.reasoning.contract import possessive
 
     assert possessive("me") == "my"
     assert possessive("opponent") == "opponent's"

@@ -27,7 +27,7 @@ def commanders(names: tuple[str, ...], as_json: bool) -> None:
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.verdict_output import emit_verdict
-    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.reasoning.commanders.verdict import commanders_verdict
 
     if any(not name.strip() for name in names):
         raise MtgkbError(
@@ -59,6 +59,6 @@ def partners(name: tuple[str, ...], limit: int | None, as_json: bool) -> None:
     from mtgkb.app import open_kb
     from mtgkb.cli.output import emit
     from mtgkb.cli.render.commanders import partners_text
-    from mtgkb.reasoning.partner_graph import partners_report
+    from mtgkb.reasoning.commanders.partner_graph import partners_report
 
     emit(partners_report(open_kb(progress_reporter()), " ".join(name), limit), as_json, partners_text)

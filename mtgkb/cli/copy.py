@@ -43,12 +43,12 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
       mtgkb copy Clone --target "Sakashima's Student" --situation board.yaml
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.copy import copy_verdict
+    from mtgkb.reasoning.copy.verdict import copy_verdict
 
     kb = open_kb(progress_reporter())
     game = None
     if situation is not None:
-        from mtgkb.reasoning.copy_situation import read_copy_situation
+        from mtgkb.reasoning.copy.situation import read_copy_situation
         from mtgkb.reasoning.situation import load_situation
 
         game = read_copy_situation(kb, load_situation(situation))

@@ -9,7 +9,7 @@ from typing import TypeVar
 import click
 
 from mtgkb.cli.output import emit
-from mtgkb.reasoning.verdict import EXIT_STATUS, Verdict
+from mtgkb.reasoning.contract import EXIT_STATUS, Verdict
 
 V = TypeVar("V", bound=Verdict)
 

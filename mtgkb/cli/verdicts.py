@@ -185,7 +185,7 @@ def can_activate(
           --step combat-damage --unblocked token:Goblin --json
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.questions import can_activate as run
+    from mtgkb.reasoning.actions.questions import can_activate as run
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, card, situation)
@@ -219,7 +219,7 @@ def can_cast(
           --step precombat-main --json
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.questions import can_cast as run
+    from mtgkb.reasoning.actions.questions import can_cast as run
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, card, situation)
@@ -244,7 +244,7 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
       mtgkb options --situation combat.yaml --player me --json
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.questions import options as run
+    from mtgkb.reasoning.actions.questions import options as run
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, None, situation)
@@ -268,6 +268,6 @@ def timing(card: str, as_json: bool) -> None:
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.render.verdict_reports import render_timing
-    from mtgkb.reasoning.timing_report import timing_report
+    from mtgkb.reasoning.actions.timing import timing_report
 
     emit(timing_report(open_kb(progress_reporter()), card), as_json, render_timing)

@@ -171,8 +171,8 @@ class _Reader:
 
     def _cr(self, concept: str) -> str:
         """ "CR 509.1h": the rules ``concept:<concept>`` cites, for a message that names them."""
+        from mtgkb.reasoning.contract import rule_order
         from mtgkb.reasoning.knowledge import read_rules
-        from mtgkb.reasoning.verdict import rule_order
 
         numbers = sorted(read_rules(self.kb).node(mint("concept", concept)).cites, key=rule_order)
         return "CR " + ", ".join(numbers)

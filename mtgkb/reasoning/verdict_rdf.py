@@ -20,7 +20,7 @@ def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | 
     so the verdict dataclass stays plain data)."""
     import pyoxigraph as ox
 
-    from mtgkb.reasoning.actions import prepare
+    from mtgkb.reasoning.actions.ways import prepare
 
     graph = prepare(kb, situation).graph if situation is not None else None
     store = graph.store if graph is not None else ox.Store()

@@ -6,10 +6,10 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from mtgkb.reasoning.verdict import answer_word
+from mtgkb.reasoning.contract import answer_word
 
 if TYPE_CHECKING:
-    from mtgkb.reasoning.verdict import Verdict
+    from mtgkb.reasoning.contract import Verdict
 
 WIDTH = 100
 

@@ -141,6 +141,7 @@ def patterns() -> dict[str, Pattern]:
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
 
+@functools.cache
 def evaluated_by(engine: str) -> frozenset[str]:
     """The requirement properties the checks of one question (verdicts, copy, commanders) evaluate."""
     python = {p for p, e in PYTHON_EVALUATORS.items() if e.engine == engine}

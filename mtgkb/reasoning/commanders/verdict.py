@@ -3,7 +3,7 @@
 (702.124a, 702.124g), a partner ability that accepts the other card on its own terms (702.124f-m),
 and the combined colour identity (702.124c, 903.4).
 
-The rules come from the graph (:mod:`mtgkb.reasoning.commander_model`): which requirements make a card
+The rules come from the graph (:mod:`mtgkb.reasoning.commanders.model`): which requirements make a card
 a commander, each partner mechanic's pairing rule and candidate requirement. The evaluation below
 knows the five pairing rules of the ontology and nothing about particular mechanics or cards.
 """
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
-from mtgkb.reasoning.commander_model import (
+from mtgkb.reasoning.commanders.model import (
     _SYMBOL,
     Ability,
-    CardFacts,
+    CommanderCardFacts,
     Consequence,
     Model,
     Requirement,
@@ -28,8 +28,8 @@ from mtgkb.reasoning.commander_model import (
     without_reminders,
     wubrg,
 )
+from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, rule_order
 from mtgkb.reasoning.requirements.registry import not_modelled_phrase
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -86,7 +86,7 @@ def commanders_verdict(kb: KnowledgeBase, names: list[str]) -> CommandersVerdict
     return judge(load_model(kb), [facts[m.iri] for m in matches])
 
 
-def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
+def judge(model: Model, cards: list[CommanderCardFacts]) -> CommandersVerdict:
     """The verdict on ``cards`` as commanders, evaluated against ``model``."""
     checks: list[Check] = []
     pairing: Pairing | None = None
@@ -149,7 +149,7 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
     )
 
 
-def is_legal_pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing | None:
+def is_legal_pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) -> Pairing | None:
     """The pairing when ``first`` and ``second`` can be a deck's two commanders, else None."""
     if first.iri == second.iri:
         return None
@@ -166,7 +166,7 @@ def is_legal_pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing 
 # Requirements
 
 
-def unmet(model: Model, card: CardFacts, requirement: Requirement) -> list[str]:
+def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> list[str]:
     """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it."""
     missing = [f"not {s.lower()}" for s in requirement.supertypes if s not in card.supertypes]
     missing += [f"not a {t.lower()} card" for t in requirement.card_types if t not in card.types]
@@ -192,7 +192,7 @@ def unmet(model: Model, card: CardFacts, requirement: Requirement) -> list[str]:
     return missing
 
 
-def _type_phrase(card: CardFacts) -> str:
+def _type_phrase(card: CommanderCardFacts) -> str:
     words = [*card.supertypes, *card.types]
     phrase = " ".join(words).lower() or "card"
     if card.subtypes:
@@ -201,7 +201,7 @@ def _type_phrase(card: CardFacts) -> str:
 
 
 def eligibility_check(
-    model: Model, card: CardFacts, other: CardFacts | None, pairing: Pairing | None
+    model: Model, card: CommanderCardFacts, other: CommanderCardFacts | None, pairing: Pairing | None
 ) -> Check:
     """May ``card`` be a commander: on its own (any requirement of 903.3), or as what the other
     commander's partner ability accepts (a Background beside choose a Background, 702.124k)."""
@@ -265,7 +265,7 @@ def eligibility_check(
 # Pairing
 
 
-def pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing:
+def pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) -> Pairing:
     """Whether a partner ability of either card accepts the other, each on its own terms."""
     attempts: list[Pairing] = []
     for owner, other in ((first, second), (second, first)):
@@ -304,7 +304,7 @@ def pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing:
     return Pairing(False, because, cites)
 
 
-def _every_type(model: Model, card: CardFacts) -> list[Ability]:
+def _every_type(model: Model, card: CommanderCardFacts) -> list[Ability]:
     return [
         a
         for a in card.abilities
@@ -312,11 +312,11 @@ def _every_type(model: Model, card: CardFacts) -> list[Ability]:
     ]
 
 
-def _same_mechanic(model: Model, ability: Ability, other: CardFacts) -> list[Ability]:
+def _same_mechanic(model: Model, ability: Ability, other: CommanderCardFacts) -> list[Ability]:
     return [a for a in other.partner_abilities(model) if a.mechanic == ability.mechanic]
 
 
-def accepts(model: Model, owner: CardFacts, ability: Ability, other: CardFacts) -> Pairing:
+def accepts(model: Model, owner: CommanderCardFacts, ability: Ability, other: CommanderCardFacts) -> Pairing:
     """Does ``owner``'s partner ``ability`` accept ``other`` as the second commander?"""
     mechanic = model.mechanics[ability.mechanic]  # type: ignore[index]
     rule = mechanic.pairing_rule
@@ -372,7 +372,7 @@ def accepts(model: Model, owner: CardFacts, ability: Ability, other: CardFacts) 
 # Colour identity
 
 
-def card_identity(card: CardFacts) -> tuple[list[str], list[str], list[str]]:
+def card_identity(card: CommanderCardFacts) -> tuple[list[str], list[str], list[str]]:
     """(colour identity, what contributed to it in words, the rules concepts those rest on) of one
     card (903.4).
 
@@ -430,7 +430,7 @@ def _symbols(text: str) -> list[str]:
     return [s.upper() for s in _SYMBOL.findall(text)]
 
 
-def color_identity_check(model: Model, cards: list[CardFacts]) -> tuple[Check, list[str]]:
+def color_identity_check(model: Model, cards: list[CommanderCardFacts]) -> tuple[Check, list[str]]:
     combined: set[str] = set()
     parts: list[str] = []
     concepts = [COLOR_IDENTITY]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.vocab import V
-from mtgkb.reasoning.actions import (
+from mtgkb.reasoning.actions.ways import (
     ABILITY_TO_ACTIVATE,
     CASTING,
     ActionVerdict,
@@ -23,8 +23,8 @@ from mtgkb.reasoning.actions import (
     prepare,
     source_object,
 )
+from mtgkb.reasoning.contract import Check, Verdict, all_cites
 from mtgkb.reasoning.situation_text import listed
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase

@@ -13,11 +13,11 @@ from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana
-from mtgkb.reasoning.evaluate import evaluate, holds_for
+from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
+from mtgkb.reasoning.requirements.evaluate import evaluate, holds_for
 from mtgkb.reasoning.situation import GameObject, SituationError, read_situation, resolve_card, zone_iri
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, possessive
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -39,7 +39,7 @@ _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
 
 def concept_cites(rules: RulesData, concept: str) -> list[str]:
     """The rules a concept node of the graph cites, in book order: a check's citations are data."""
-    from mtgkb.reasoning.verdict import rule_order
+    from mtgkb.reasoning.contract import rule_order
 
     return sorted(rules.node(concept).cites, key=rule_order)
 
@@ -255,7 +255,7 @@ def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
 
 def _defining_rules(context: Context, mechanic: Node) -> list[str]:
     """The rules that define the mechanic: those of the keyword abilities section, else all it cites."""
-    from mtgkb.reasoning.verdict import rule_order
+    from mtgkb.reasoning.contract import rule_order
 
     cites = sorted(mechanic.cites, key=rule_order)
     sections = tuple(f"{n}." for n in context.rules.node(_KEYWORD_ABILITIES).cites)

@@ -1,7 +1,7 @@
 """What the commander verdicts read from the store: the rules model (which cards may lead a deck, each
 partner ability's pairing rule and candidate requirement, what follows from two commanders) and the
 facts of the cards asked about. Both are plain dataclasses so the evaluation in
-:mod:`mtgkb.reasoning.commanders` is pure and can run over one pair or the whole pool."""
+:mod:`mtgkb.reasoning.commanders.verdict` is pure and can run over one pair or the whole pool."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
+from mtgkb.reasoning.contract import rule_order
 from mtgkb.reasoning.requirements.registry import unmodelled
-from mtgkb.reasoning.verdict import rule_order
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -129,7 +129,7 @@ class Face:
 
 
 @dataclass
-class CardFacts:
+class CommanderCardFacts:
     iri: str
     name: str
     supertypes: list[str]
@@ -239,7 +239,7 @@ def load_model(kb: KnowledgeBase) -> Model:
     return Model(eligibility, _cites(designation), requirements, mechanics, consequences, concepts)
 
 
-def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CardFacts]:
+def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CommanderCardFacts]:
     """The facts of the cards ``iris`` that a commander verdict needs, by IRI."""
     if not iris:
         return {}
@@ -251,7 +251,7 @@ def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CardFacts]:
     }
 
 
-def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CardFacts:
+def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CommanderCardFacts:
     node = nodes[iri]
     faces = sorted(
         (
@@ -292,7 +292,7 @@ def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CardFacts:
         front = parse_type_line(faces[0].type_line)
         supertypes, types, subtypes = list(front.supertypes), list(front.types), list(front.subtypes)
         power, toughness = faces[0].power, faces[0].toughness
-    return CardFacts(
+    return CommanderCardFacts(
         iri=iri,
         name=_first(node, V.name) or iri,
         supertypes=supertypes,

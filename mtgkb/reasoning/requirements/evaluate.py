@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from mtgkb.kb.sparql_text import ParamValue, WrittenTerm, bind_values
 from mtgkb.kb.vocab import PREFIXES, V
+from mtgkb.reasoning.contract import Check, possessive
 from mtgkb.reasoning.knowledge import Node, Term
 from mtgkb.reasoning.requirements.registry import (
     PLACEHOLDERS,
@@ -25,7 +26,6 @@ from mtgkb.reasoning.requirements.registry import (
     patterns,
     unmodelled,
 )
-from mtgkb.reasoning.verdict import Check, possessive
 
 if TYPE_CHECKING:
     from mtgkb.reasoning.game_graph import GameGraph
@@ -273,7 +273,7 @@ def _sentence(text: str) -> str:
 
 
 def _unique(numbers: list[str]) -> list[str]:
-    from mtgkb.reasoning.verdict import rule_order
+    from mtgkb.reasoning.contract import rule_order
 
     return sorted(set(numbers), key=rule_order)
 
