@@ -200,3 +200,27 @@ def test_an_ambiguous_query_is_a_message_not_a_guess() -> None:
     with pytest.raises(MtgkbError) as refused:
         check_query("SELECT * { ?s ?p ?o FILTER(?o<?x#>\n) }")
     assert "'<' at line 1" in refused.value.message
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "soon"])
+def test_a_timeout_that_is_not_a_number_of_seconds_is_refused(worker, value: str) -> None:
+    """Before: ``sparql --timeout nan`` was taken as no limit at all."""
+    for command in (["sparql", "ASK {}"], ["query", "mechanic-steps"]):
+        answer = worker.run([*command, "--timeout", value], timeout=CASE_LIMIT)
+        assert answer["exit_code"] == 2, answer
+        assert "--timeout" in answer["stderr"] and answer["exception"] is None, answer
+
+
+def test_rows_that_fail_while_they_are_written_are_a_message() -> None:
+    """A query's rows are computed as they are written, after query() returned: a failure then (a
+    damaged store, a row the format cannot take) reached the CLI as a traceback."""
+    from mtgkb.kb.query_limits import stream_with_limit
+
+    def produce(output) -> None:
+        output.write(b"x\r\n1\r\n")
+        raise ValueError("the third row cannot be read")
+
+    with pytest.raises(MtgkbError) as failed:
+        b"".join(stream_with_limit(produce, 5))
+    assert "failed while its answer was written" in failed.value.message
+    assert "third row" in failed.value.message

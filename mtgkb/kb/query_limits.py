@@ -115,8 +115,17 @@ def stream_with_limit(
         except BaseException as error:  # handed to the waiting thread, which raises it
             _let_go_of_locals(error)
             if not stopped.is_set():
+                handed: BaseException = error
+                if isinstance(error, Exception) and not isinstance(error, MtgkbError):
+                    # Rows are computed as they are written: a store that fails on one (damage, a
+                    # value it cannot convert) fails here, after query() returned, and is a message.
+                    handed = MtgkbError(
+                        f"the query failed while its answer was written: {type(error).__name__}: "
+                        f"{str(error)[:300]}",
+                        "narrow the query; if the store is damaged, 'mtgkb validate --store' says so",
+                    )
                 with contextlib.suppress(_Stopped):
-                    sink.hand_over(error)
+                    sink.hand_over(handed)
 
     worker = threading.Thread(target=work, name=WORKER_NAME, daemon=True)
     waited = looked = 0.0
