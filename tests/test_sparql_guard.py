@@ -190,3 +190,15 @@ def test_rows_that_fail_while_they_are_written_are_a_message() -> None:
         b"".join(stream_with_limit(produce, 5))
     assert "failed while its answer was written" in failed.value.message
     assert "third row" in failed.value.message
+
+
+def test_a_less_than_glued_to_an_iri_cannot_hide_a_service() -> None:
+    # "?a<<http://x#>" is "less than" and the IRI <http://x#> to Oxigraph; read as "<<" and tokens, the
+    # "#" would have started a comment hiding the SERVICE after it.
+    for query in (
+        "SELECT * { ?a ?b ?c FILTER(?a<<http://x#>) SERVICE <http://127.0.0.1:9/> {} }",
+        "SELECT * { ?a ?b ?c FILTER(?a<<http://x'>) SERVICE <http://127.0.0.1:9/> {} }",
+    ):
+        with pytest.raises((AmbiguousQuery, ServiceRefused)):
+            check_query(query)
+    check_query("SELECT * { <<<http://a#b> <http://p> <http://o>>> ?p ?o }")

@@ -119,6 +119,12 @@ def tokens(query: str) -> Iterator[Token]:
                 if ambiguous and _DIFFERS_AS_OPERATOR.search(iri.group(), 1):
                     raise _ambiguous(query, position)
                 token = Token(IRI, iri.group(), position)
+            elif query.startswith("<<", position) and (after := _IRIREF.match(query, position + 1)):
+                # "<<x>" is "<<" and then x, or "<" and then the IRI <x>: read so when the two
+                # readings differ in nothing that matters, and refuse it when they do.
+                if _DIFFERS_AS_OPERATOR.search(after.group(), 1):
+                    raise _ambiguous(query, position)
+                token = Token(PUNCT, "<", position)
         if token is None:
             match = _TOKEN.match(query, position)
             if match is None:
@@ -133,9 +139,9 @@ def tokens(query: str) -> Iterator[Token]:
                 brackets.append(_DATA)  # VALUES data: terms only, never an expression
             elif token.text == "(" and brackets and brackets[-1] in (_DATA, _ROW):
                 brackets.append(_ROW)
-            elif token.text in "{([" or token.text == "<<":
-                brackets.append(token.text[0])
-            elif (token.text in "})]" or token.text == ">>") and brackets:
+            elif token.text in "{([":
+                brackets.append(token.text)
+            elif token.text in "})]" and brackets:
                 brackets.pop()
         if token.kind == WORD and token.text.upper() == "VALUES":
             values_pending = True
