@@ -7,6 +7,7 @@ Oxigraph until its process ends."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -223,3 +224,35 @@ def test_generated_queries_never_crash_connect_or_outgrow_their_bound(generated:
     if answer["exit_code"] == 2 and not (answer["stdout"].startswith("{\n")):
         assert answer["stderr"].startswith(("Error: ", "Usage: ")), answer
     assert _listener.connections == 0, f"a query connected out: {generated.text!r}"
+
+
+# --- differential: what the checks let through, Oxigraph itself runs without a connection --------
+
+_FRAGMENTS = [
+    "SERVICE", "SILENT", "?x", "'", '"', "'''", '"""', "#", "\n", "\r", " ", "<", ">", "(", ")", "{", "}",
+    "[", "]", "m:x\\'", "m:x\\#", "FILTER(", "?a", "<?b", "<<", ">>", ".", ";", ",", "\\", "a", "m:", ":x",
+    "SERVICEm:x", "1", "&&", "||", "!", "=", "^^", "@en", "_:b", "VALUES", "OPTIONAL", "UNION", "BIND(",
+    " AS ", "$x", "<http://a#>", "<a'b>", "<a#b>", f"<{_listener.url}>",
+]  # fmt: skip
+
+
+@given(body=st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=14).map("".join))
+def test_what_the_checks_let_through_opens_no_connection_in_oxigraph(body: str) -> None:
+    """The checks and Oxigraph's parser must agree on where SERVICE is: any text the checks let
+    through is run by Oxigraph itself, over an empty store, with ?x bound to the listener."""
+    import pyoxigraph as ox
+
+    from mtgkb.core.errors import MtgkbError
+    from mtgkb.kb.query_limits import check_query
+
+    query = (
+        "PREFIX m: <http://example.org/> PREFIX : <http://example.org/> "
+        f"SELECT * {{ BIND(<{_listener.url}> AS ?x) BIND(1 AS ?a) BIND(2 AS ?b) {body} }}"
+    )
+    try:
+        check_query(query)
+    except MtgkbError:
+        return
+    with time_limit(CASE_LIMIT), contextlib.suppress(SyntaxError, OSError, RuntimeError, ValueError):
+        list(ox.Store().query(query))
+    assert _listener.connections == 0, f"Oxigraph connected out for a query the checks let through: {query!r}"
