@@ -14,13 +14,30 @@ if TYPE_CHECKING:
 
 def render_import(summary: RulesImportSummary) -> str:
     verb = "Replaced" if summary.replaced else "Imported"
+    history = ""
+    if len(summary.imported) > 1 or summary.history_editions > 1:
+        first, last = summary.imported[0].edition, summary.imported[-1].edition
+        history = (
+            f"Read {len(summary.imported)} editions ({first} to {last}); the rules history holds "
+            f"{summary.history_editions} editions as {summary.history_versions} rule versions "
+            f"({summary.history_texts} distinct texts)\n"
+        )
+    warnings = "".join(
+        f"  warning: {edition.edition}: {warning}\n"
+        for edition in summary.imported
+        for warning in edition.warnings
+    )
     return (
-        f"{verb} the Comprehensive Rules effective {summary.edition} from {summary.source}\n"
-        f"  {summary.rules} rules and subrules, {summary.headings} section and chapter headings, "
-        f"{summary.glossary} glossary entries, {summary.references} cross-references\n"
-        f"  {summary.quads} quads in {summary.output}\n"
-        f"  parse {summary.parse_seconds:.2f} s, write {summary.write_seconds:.2f} s, "
-        f"store build {summary.build_seconds:.2f} s"
+        history
+        + warnings
+        + (
+            f"{verb} the Comprehensive Rules effective {summary.edition} from {summary.source}\n"
+            f"  {summary.rules} rules and subrules, {summary.headings} section and chapter headings, "
+            f"{summary.glossary} glossary entries, {summary.references} cross-references\n"
+            f"  {summary.quads} quads in {summary.output}\n"
+            f"  parse {summary.parse_seconds:.2f} s, write {summary.write_seconds:.2f} s, "
+            f"store build {summary.build_seconds:.2f} s"
+        )
     )
 
 
