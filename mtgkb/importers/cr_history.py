@@ -38,16 +38,42 @@ class EditionInfo:
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass
 class History:
-    editions: list[EditionInfo]  # oldest first
-    versions: list[Version]
+    """The editions (oldest first) and the rule versions across them. Read from the file, the versions
+    stay rows until asked for (:attr:`rows`: number, kind, title, text index, first, last, previous
+    or -1, change), which is all a history lookup needs."""
+
+    def __init__(
+        self,
+        editions: list[EditionInfo],
+        versions: list[Version] | None = None,
+        rows: list[list[Any]] | None = None,
+        texts: list[str] | None = None,
+    ) -> None:
+        self.editions = editions
+        self._versions = versions
+        self.rows = rows
+        self.texts = texts
+
+    @property
+    def versions(self) -> list[Version]:
+        if self._versions is None:
+            texts = self.texts or []
+            self._versions = [
+                Version(
+                    number, kind, title, texts[text], first, last, None if previous < 0 else previous, change
+                )
+                for number, kind, title, text, first, last, previous, change in self.rows or []
+            ]
+        return self._versions
 
     @property
     def dates(self) -> list[str]:
         return [edition.date for edition in self.editions]
 
     def distinct_texts(self) -> int:
+        if self._versions is None and self.texts is not None:
+            return len(self.texts)
         return len({version.text for version in self.versions})
 
 
@@ -77,13 +103,8 @@ def read_history(path: Path | None = None) -> History | None:
             f"the rules history in {path} was written by another version of mtgkb",
             "import the editions again: mtgkb import rules ../shared/data/rules/history",
         )
-    texts = data["texts"]
     editions = [EditionInfo(**edition) for edition in data["editions"]]
-    versions = [
-        Version(number, kind, title, texts[text], first, last, None if previous < 0 else previous, change)
-        for number, kind, title, text, first, last, previous, change in data["versions"]
-    ]
-    return History(editions, versions)
+    return History(editions, rows=data["versions"], texts=data["texts"])
 
 
 def merged_history(earlier: History | None, added: list[tuple[EditionInfo, Edition]]) -> History:

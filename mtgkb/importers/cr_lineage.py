@@ -11,8 +11,7 @@ is found in steps, surest first, each only among the rules no earlier step has m
    their rule, and keyword subrules share so much wording that matching them anywhere else would
    mix keywords up);
 5. the most similar unmatched rule of the same kind anywhere (a rule moved and reworded);
-6. a rule still unmatched whose words are nearly all in an already matched, reworded rule was split
-   from it.
+6. a rule still unmatched whose words are those an already matched rule lost was split from it.
 
 A *version* is one text of one rule number over the run of editions it holds in: a text that stays
 the same is stored once, so the history grows with the changes, not with editions x rules.
@@ -186,21 +185,29 @@ def _match_anywhere(old, new, group, matched, taken, bags, take, subrules: bool)
 
 
 def _find_splits(old: Edition, new: Edition, matched, bags) -> None:
-    """A new rule still unmatched whose words nearly all come from one old rule that already has a
-    successor was split off it (a long rule cut in two, one half renumbered)."""
+    """A new rule still unmatched whose words come from the words an old rule lost (the old rule has
+    a successor that no longer says them) was split off it: a long rule cut in two. A new rule that
+    only copies an old one's template (battles' rules written like planeswalkers') is no split:
+    the old rule lost nothing."""
     pending = [n for n in new if n not in matched and len(bags[("new", n)]) >= _MIN_WORDS]
     if not pending:
         return
-    # A rule that lost a part to a new rule lost words: only changed rules can have been split.
-    reworded = {previous for previous, change in matched.values() if change.endswith("changed")}
-    index = _index(sorted(reworded), lambda n: bags[("old", n)])
+    successor = {
+        previous: number for number, (previous, change) in matched.items() if change.endswith("changed")
+    }
+    lost = {n: bags[("old", n)] - bags[("new", s)] for n, s in successor.items()}
+    lost = {n: bag for n, bag in lost.items() if len(bag) >= _MIN_WORDS // 2}
+    index = _index(sorted(lost), lambda n: lost[n])
     for number in pending:
         mine = bags[("new", number)]
         best, score = None, 0.0
         for candidate in _candidates(index, mine):
             theirs = bags[("old", candidate)]
-            value = len(mine & theirs) / len(mine)
-            if value > score and len(theirs) > len(mine) * 0.6:
+            distinctive = mine - bags[("new", successor[candidate])]
+            if len(distinctive) < _MIN_WORDS // 2:
+                continue
+            value = min(len(distinctive & theirs) / len(distinctive), len(mine & theirs) / len(mine))
+            if value > score:
                 best, score = candidate, value
         if best is not None and score >= _SPLIT_COVERAGE:
             matched[number] = (best, "split")
