@@ -207,3 +207,24 @@ def test_a_bad_edition_stops_the_import_and_changes_nothing(
     assert "b-bad.txt is not a Comprehensive Rules text file" in result.stderr
     assert _imports_listing() == before
     assert os.listdir(imports_dir()) == list(before) or set(os.listdir(imports_dir())) == set(before)
+
+
+def test_impact_lists_what_a_new_edition_touches(run_cli, imported: dict) -> None:
+    result = run_cli("rules", "diff", "2026-01-16", CURRENT, "--impact", "--json")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    impacts = {impact["number"]: impact for impact in report["impacts"]}
+    assert report["diff"]["old"] == "2026-01-16" and report["diff"]["new"] == CURRENT
+    # A combat rule added in April 2026 that the ninjutsu family's verdicts cite.
+    added = impacts["508.4d"]
+    assert added["change"] == "added"
+    assert "https://w3id.org/mtgkb/mechanic/ninjutsu" in added["mechanics"]
+    assert added["scenarios"] and all(name.endswith(".json") for name in added["scenarios"])
+    assert added["summary"] and added["cards"] >= 1
+    sneak = impacts["702.190a"]
+    assert "https://w3id.org/mtgkb/requirement/unblocked-creature-you-control" in sneak["requirements"]
+    # Only rules something of ours cites are listed, and each is a rule of the diff.
+    changed = {rule["number"] for key in ("added", "removed", "changed") for rule in report["diff"][key]}
+    assert set(impacts) <= changed and len(impacts) < len(changed)
+    text = run_cli("rules", "diff", "2026-01-16", CURRENT, "--impact")
+    assert text.exit_code == 0 and "508.4d (added)" in text.stdout and "mechanic/ninjutsu" in text.stdout

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from mtgkb.importers.cr_import import RulesImportSummary
     from mtgkb.lookups.rule_history import HistoryStep, RuleHistory
     from mtgkb.lookups.rules_diff import EditionList, RulesDiff
+    from mtgkb.lookups.rules_impact import ImpactReport
 
 
 def render_import(summary: RulesImportSummary) -> str:
@@ -110,3 +111,37 @@ def _history_steps(steps: list[HistoryStep], indent: str) -> list[str]:
         if body:
             lines += _indent(body, indent + "    ")
     return lines
+
+
+def render_impact(report: ImpactReport) -> str:
+    diff = report.diff
+    lines = [
+        f"Comprehensive Rules {diff.old} -> {diff.new}: {len(diff.added)} added, {len(diff.removed)} "
+        f"removed, {len(diff.changed)} changed; {len(report.impacts)} of them cited by our graph, "
+        f"{report.cards} cards depending on them"
+    ]
+    for impact in report.impacts:
+        lines += ["", f"{impact.number} ({impact.change})"]
+        for label, items in (
+            ("mechanics", impact.mechanics),
+            ("requirements", impact.requirements),
+            ("concepts", impact.concepts),
+            ("other nodes", impact.others),
+            ("scenarios", impact.scenarios),
+        ):
+            if items:
+                lines.append(f"  {label}: {', '.join(_short(item) for item in items)}")
+        if impact.summary:
+            against = (
+                f" (written against {impact.summary_written_against})"
+                if impact.summary_written_against
+                else ""
+            )
+            lines.append(f"  our summary{against}: {impact.summary}")
+        if impact.cards:
+            lines.append(f"  cards with those mechanics: {impact.cards}")
+    return "\n".join(lines)
+
+
+def _short(iri: str) -> str:
+    return iri.removeprefix("https://w3id.org/mtgkb/")
