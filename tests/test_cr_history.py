@@ -6,14 +6,16 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from mtgkb.core.paths import imports_dir
+from mtgkb.core.paths import imports_dir, repo_root
 from mtgkb.importers.cr_decode import decode_edition
 from mtgkb.importers.cr_text import _effective_date, load_rules_file
+from mtgkb.lookups.stale_summaries import stale_summaries
 
 CURRENT = "2026-04-17"
 
@@ -228,3 +230,36 @@ def test_impact_lists_what_a_new_edition_touches(run_cli, imported: dict) -> Non
     assert set(impacts) <= changed and len(impacts) < len(changed)
     text = run_cli("rules", "diff", "2026-01-16", CURRENT, "--impact")
     assert text.exit_code == 0 and "508.4d (added)" in text.stdout and "mechanic/ninjutsu" in text.stdout
+
+
+def test_the_shipped_summaries_are_current(run_cli, imported: dict) -> None:
+    # Written against the newest edition, none is stale; validate says so and conforms.
+    assert stale_summaries() == []
+    result = run_cli("validate", "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert not [v for v in json.loads(result.stdout)["violations"] if v["shape"] == "stale-summary"]
+
+
+def test_a_summary_written_against_an_older_edition_is_reported(imported: dict, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(repo_root() / "data", data)
+    editions = data / "summary-editions.ttl"
+    editions.write_text(editions.read_text(encoding="utf-8").replace(CURRENT, "2026-01-16"), encoding="utf-8")
+    findings = {(f.node, f.rule): f for f in stale_summaries(data)}
+    # 702.49c (ninjutsu's "unblocked" subrule) was reworded in April 2026: the ninjutsu summary cites it.
+    finding = findings[("https://w3id.org/mtgkb/mechanic/ninjutsu", "702.49c")]
+    assert finding.changed_in == CURRENT and finding.file == "data/mechanics/ninjutsu.ttl"
+    old = _rules_of_current_and(imported, "2026-01-16")
+    assert old[0]["702.49c"] != old[1]["702.49c"]
+    assert all(f.written_against == "2026-01-16" for f in findings.values())
+
+
+def _rules_of_current_and(imported: dict, date: str) -> tuple[dict[str, str], dict[str, str]]:
+    from mtgkb.importers.cr_history import read_history
+    from mtgkb.importers.cr_lineage import edition_entries
+
+    history = read_history()
+    assert history is not None
+    old = edition_entries(history.versions, history.dates.index(date))
+    new = edition_entries(history.versions, len(history.dates) - 1)
+    return {n: e.text for n, e in old.items()}, {n: e.text for n, e in new.items()}
