@@ -263,3 +263,19 @@ def _rules_of_current_and(imported: dict, date: str) -> tuple[dict[str, str], di
     old = edition_entries(history.versions, history.dates.index(date))
     new = edition_entries(history.versions, len(history.dates) - 1)
     return {n: e.text for n, e in old.items()}, {n: e.text for n, e in new.items()}
+
+
+def test_a_rules_lineage_exports_as_a_small_graph(run_cli, imported: dict) -> None:
+    result = run_cli("export", "--view", "lineage", "--around", "702.49", "--format", "cyjs", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    elements = json.loads(result.stdout)["elements"]
+    labels = {node["data"]["label"] for node in elements["nodes"]}
+    assert "502.43 (2005-02-01 to 2009-05-01)" in labels and "702.49 (2021-04-22 to 2026-04-17)" in labels
+    edges = {
+        (edge["data"]["source"], edge["data"]["target"], edge["data"]["label"]) for edge in elements["edges"]
+    }
+    first, second = (
+        f"https://w3id.org/mtgkb/version/{n}" for n in ("502.43/2005-02-01", "702.46/2009-07-11")
+    )
+    assert (first, second, "renumbered") in edges
+    assert len(elements["nodes"]) < 200  # small: one rule and its subrules
