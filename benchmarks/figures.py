@@ -24,6 +24,7 @@ BASELINES = {
     "empty store": "the same import into an empty data directory (the shipped files only)",
     "warm lookup": "the same lookup on a store that is up to date",
     "store alone": "the Oxigraph folder of the store",
+    "one edition": "the same import of the one current CR edition (2026-04-17) into an empty data directory",
 }
 
 
