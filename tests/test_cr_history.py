@@ -279,3 +279,13 @@ def test_a_rules_lineage_exports_as_a_small_graph(run_cli, imported: dict) -> No
     )
     assert (first, second, "renumbered") in edges
     assert len(elements["nodes"]) < 200  # small: one rule and its subrules
+
+
+def test_the_explorer_walks_a_lineage_version_by_version(imported: dict) -> None:
+    from mtgkb.app import open_kb
+    from mtgkb.serve.explore import neighbourhood
+
+    around = neighbourhood(open_kb(), "https://w3id.org/mtgkb/version/702.49/2021-04-22")
+    shown = {(node.label, node.kind) for node in around.nodes}
+    assert ("CR 702.48 (2013-07-13)", "rule version") in shown  # the version it came from
+    assert any(kind == "rule" and label.startswith("CR 702.49") for label, kind in shown)

@@ -96,12 +96,12 @@ def read_history(path: Path | None = None) -> History | None:
     except (OSError, ValueError, EOFError) as error:
         raise MtgkbError(
             f"the rules history in {path} is damaged ({error})",
-            "import the editions again: mtgkb import rules ../shared/data/rules/history",
+            f"delete {path}, then import the editions again: mtgkb import rules ../shared/data/rules/history",
         ) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise MtgkbError(
             f"the rules history in {path} was written by another version of mtgkb",
-            "import the editions again: mtgkb import rules ../shared/data/rules/history",
+            f"delete {path}, then import the editions again: mtgkb import rules ../shared/data/rules/history",
         )
     editions = [EditionInfo(**edition) for edition in data["editions"]]
     return History(editions, rows=data["versions"], texts=data["texts"])

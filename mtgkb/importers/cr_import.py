@@ -118,8 +118,12 @@ def import_rules(paths: Path | Sequence[Path], progress: Progress | None = None)
         )
         for d in sorted(documents, key=lambda d: d.effective_date)
     ]
+    earlier_history = read_history()
+    if earlier_history is not None or len(documents) > 1:
+        known = len(earlier_history.editions) if earlier_history else 0
+        say(f"linking each rule to its predecessor across {known + len(documents)} editions")
     history = merged_history(
-        read_history(),
+        earlier_history,
         [
             (
                 EditionInfo(e.edition, Path(e.source).name, e.encoding, e.line_endings, e.rules, e.warnings),
