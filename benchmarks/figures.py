@@ -24,6 +24,8 @@ BASELINES = {
     "empty store": "the same import into an empty data directory (the shipped files only)",
     "warm lookup": "the same lookup on a store that is up to date",
     "store alone": "the Oxigraph folder of the store",
+    "Oxigraph parse": "pyoxigraph parsing and planning the same query over an empty in-memory store",
+    "one edition": "the same import of the one current CR edition (2026-04-17) into an empty data directory",
 }
 
 

@@ -1,5 +1,6 @@
 """Fuzzing the readers of published files: the Comprehensive Rules text (lines mutated, reordered,
-truncated, odd line endings, control characters) and the MTGJSON and Scryfall card importers (a card
+truncated, odd line endings, control characters; in every encoding and line ending the archived
+editions have, damaged or cut short) and the MTGJSON and Scryfall card importers (a card
 record with fields missing, of the wrong type, huge, or with Oracle text that almost matches a
 keyword). A rules file is read or refused with a message; a card the parser cannot read is left out
 and reported while the other cards are imported, and what is written is valid N-Quads."""
@@ -22,6 +23,7 @@ from mtgkb.core.errors import ImportFileError, MtgkbError
 from mtgkb.core.nquads import QuadWriter
 from mtgkb.importers.card_iris import assign_card_iris
 from mtgkb.importers.card_quads import write_cards, write_rulings
+from mtgkb.importers.cr_decode import decode_edition
 from mtgkb.importers.cr_text import decode_rules_bytes, parse_comprehensive_rules
 from mtgkb.importers.mtgjson import read_atomic_cards
 from mtgkb.importers.scryfall import read_cards
@@ -128,6 +130,80 @@ def test_a_mutated_rules_file_is_read_or_refused_with_a_message(shared_data: Pat
             document = parse_comprehensive_rules(decode_rules_bytes(raw, "fuzzed.txt"), "fuzzed.txt")
         except ImportFileError as error:
             assert "fuzzed.txt" in error.message
+            return
+    assert document.effective_date and document.numbered
+    assert len({record.number for record in document.rules}) == len(document.rules)
+
+
+ENCODINGS = ["utf-8", "utf-8-sig", "cp1252", "latin-1", "utf-16-le", "utf-16-be", "utf-16"]
+ENDINGS = ["\n", "\r\n", "\r", "\r\r\n"]
+# An archived edition of 2005 (Latin-1/ASCII, CRLF) and today's (UTF-8), as their text.
+EDITIONS = ["rules/history/MagicCompRules-20050201.txt", RULES]
+
+
+@functools.cache
+def _edition_text(shared: str, name: str) -> str:
+    return decode_edition((Path(shared) / name).read_bytes(), name).text
+
+
+@functools.cache
+def _parsed(text: str) -> list[tuple[str, str]]:
+    return [(r.number, r.text) for r in parse_comprehensive_rules(text, "clean.txt").rules]
+
+
+def _encoded(text: str, encoding: str, bom: bool) -> tuple[bytes, str]:
+    """``text`` in ``encoding`` (what it cannot hold made "?"), and the text those bytes hold."""
+    raw = text.encode(encoding, "replace")
+    held = raw.decode(encoding)
+    if encoding == "utf-16":  # Python's own byte order, with its mark
+        return raw, held
+    if bom and encoding.startswith("utf-16"):
+        raw = ("\ufeff").encode(encoding) + raw
+    return raw, held
+
+
+@given(data=st.data())
+def test_an_edition_reads_alike_in_any_encoding_and_line_endings(shared_data: Path, data) -> None:
+    text = _edition_text(str(shared_data), data.draw(st.sampled_from(EDITIONS)))
+    encoding, bom = data.draw(st.sampled_from(ENCODINGS)), data.draw(st.booleans())
+    lines = text.split("\n")
+    if data.draw(st.booleans()):  # one ending throughout
+        joined = data.draw(st.sampled_from(ENDINGS)).join(lines)
+    else:  # mixed, line by line, as some archived files are
+        endings = data.draw(st.lists(st.sampled_from(ENDINGS), min_size=1, max_size=8))
+        joined = "".join(line + endings[i % len(endings)] for i, line in enumerate(lines))
+    raw, held = _encoded(joined, encoding, bom)
+    with time_limit():
+        decoded = decode_edition(raw, "fuzzed.txt")
+        document = parse_comprehensive_rules(decoded.text, "fuzzed.txt")
+    assert [(r.number, r.text) for r in document.rules] == _parsed(
+        held.replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
+    )
+
+
+@given(data=st.data())
+def test_a_damaged_or_cut_edition_in_any_encoding_is_refused_or_read_whole(shared_data: Path, data) -> None:
+    """Cut short, a byte changed or dropped: refused with a message naming the file, or read with all
+    of its rules (a cut in the glossary leaves the rules whole, the archived 2013-02-01 file is so)."""
+    text = _edition_text(str(shared_data), data.draw(st.sampled_from(EDITIONS)))
+    raw, _ = _encoded(
+        text.replace("\n", data.draw(st.sampled_from(ENDINGS))), data.draw(st.sampled_from(ENCODINGS)), True
+    )
+    damage = data.draw(st.sampled_from(["cut", "byte", "drop", "odd"]))
+    at = data.draw(st.integers(0, len(raw) - 1))
+    if damage == "cut":
+        raw = raw[:at]
+    elif damage == "byte":
+        raw = raw[:at] + bytes([data.draw(st.integers(0, 255))]) + raw[at + 1 :]
+    elif damage == "drop":
+        raw = raw[:at] + raw[at + 1 :]
+    else:
+        raw = raw + b"\x00"
+    with time_limit():
+        try:
+            document = parse_comprehensive_rules(decode_rules_bytes(raw, "fuzzed.txt"), "fuzzed.txt")
+        except ImportFileError as error:
+            assert "fuzzed.txt" in error.message and error.hint
             return
     assert document.effective_date and document.numbered
     assert len({record.number for record in document.rules}) == len(document.rules)

@@ -7,6 +7,7 @@ Oxigraph until its process ends."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from cli_worker import Worker
 from fuzzing import CASE_LIMIT, odd_text, time_limit
 from hypothesis import given
 from hypothesis import strategies as st
+from listener import Listener
+from sparql_grammar import Generated, queries
 
 QUERIES = Path(__file__).resolve().parents[1] / "queries"
 SEEDS = [path.read_text(encoding="utf-8") for path in sorted(QUERIES.glob("*.rq"))] + [
@@ -184,3 +187,72 @@ def test_a_huge_value_is_quoted_short_in_a_message(kb) -> None:
     ):
         answer = _worker.run(args, timeout=CASE_LIMIT)
         assert answer["exit_code"] == 2 and len(answer["stderr"]) < 500, answer["stderr"]
+
+
+# --- grammar-aware fuzzing: nesting of every construct, escapes, comments, SERVICE every way -------
+
+#: The memory bound each generated query runs under, and past which the watch fails the case.
+FUZZ_MEMORY_MB = 1500
+_RUNAWAY_MB = FUZZ_MEMORY_MB + 700
+_listener = Listener()
+
+
+def _worker_peak_mb() -> float:
+    """The most the worker process has held so far (VmHWM), in MB; 0 when there is none."""
+    process = _worker.process
+    if process is None or process.poll() is not None:
+        return 0.0
+    with open(f"/proc/{process.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@given(generated=queries(_listener.url), fmt=st.sampled_from(FORMATS))
+def test_generated_queries_never_crash_connect_or_outgrow_their_bound(generated: Generated, fmt: str) -> None:
+    args = ["sparql", generated.text, "--timeout", "2", "--max-memory-mb", str(FUZZ_MEMORY_MB)]
+    args += ["--format", fmt]
+    with time_limit(CASE_LIMIT + 10):
+        answer = _worker.run(args, timeout=CASE_LIMIT)
+    peak = _worker_peak_mb()
+    assert peak < _RUNAWAY_MB, f"the query process reached {peak:.0f} MB"
+    assert answer["exception"] is None, answer["exception"]
+    assert answer["exit_code"] in (0, 2), answer
+    if generated.service:
+        assert answer["exit_code"] == 2, "a SERVICE was run"
+    if answer["exit_code"] == 2 and not (answer["stdout"].startswith("{\n")):
+        assert answer["stderr"].startswith(("Error: ", "Usage: ")), answer
+    assert _listener.connections == 0, f"a query connected out: {generated.text!r}"
+
+
+# --- differential: what the checks let through, Oxigraph itself runs without a connection --------
+
+_FRAGMENTS = [
+    "SERVICE", "SILENT", "?x", "'", '"', "'''", '"""', "#", "\n", "\r", " ", "<", ">", "(", ")", "{", "}",
+    "[", "]", "m:x\\'", "m:x\\#", "FILTER(", "?a", "<?b", "<<", ">>", ".", ";", ",", "\\", "a", "m:", ":x",
+    "SERVICEm:x", "1", "&&", "||", "!", "=", "^^", "@en", "_:b", "VALUES", "OPTIONAL", "UNION", "BIND(",
+    " AS ", "$x", "<http://a#>", "<a'b>", "<a#b>", f"<{_listener.url}>",
+]  # fmt: skip
+
+
+@given(body=st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=14).map("".join))
+def test_what_the_checks_let_through_opens_no_connection_in_oxigraph(body: str) -> None:
+    """The checks and Oxigraph's parser must agree on where SERVICE is: any text the checks let
+    through is run by Oxigraph itself, over an empty store, with ?x bound to the listener."""
+    import pyoxigraph as ox
+
+    from mtgkb.core.errors import MtgkbError
+    from mtgkb.kb.query_limits import check_query
+
+    query = (
+        "PREFIX m: <http://example.org/> PREFIX : <http://example.org/> "
+        f"SELECT * {{ BIND(<{_listener.url}> AS ?x) BIND(1 AS ?a) BIND(2 AS ?b) {body} }}"
+    )
+    try:
+        check_query(query)
+    except MtgkbError:
+        return
+    with time_limit(CASE_LIMIT), contextlib.suppress(SyntaxError, OSError, RuntimeError, ValueError):
+        list(ox.Store().query(query))
+    assert _listener.connections == 0, f"Oxigraph connected out for a query the checks let through: {query!r}"

@@ -44,7 +44,8 @@ _FORMATS = ("ttl", "nt", "jsonld", "trig", "nq", "graphml", "gexf", "dot", "cyjs
     "--around",
     metavar="NODE",
     default=None,
-    help="With --view around: the card, mechanic, step, zone, concept or rule number at the centre.",
+    help="With --view around: the card, mechanic, step, zone, concept or rule number at the centre; "
+    "with --view lineage: the rule number.",
     shell_complete=completion.NODES,
 )
 @click.option(

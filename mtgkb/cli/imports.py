@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from mtgkb.cli import cli, input_file, json_option, progress_reporter, quiet_option
+from mtgkb.cli import cli, json_option, progress_reporter, quiet_option
 from mtgkb.cli.output import emit
 from mtgkb.core.errors import Interrupted
 
@@ -38,26 +38,30 @@ def import_group() -> None:
 
 
 @import_group.command("rules")
-@click.argument("file", type=input_file)
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @quiet_option()
 @json_option
-def import_rules_command(file: Path, quiet: bool, as_json: bool) -> None:
-    """Import a Comprehensive Rules text file (one edition).
+def import_rules_command(files: tuple[Path, ...], quiet: bool, as_json: bool) -> None:
+    """Import Comprehensive Rules editions: one text file, many, or folders of them.
 
-    Reads the .txt published by Wizards of the Coast (UTF-8 with or without a byte-order mark, any
-    line endings): every numbered rule and subrule with its exact text, its parent, the rules it
-    refers to and the glossary. The edition is named by the effective date the file states; several
-    editions can be imported side by side and the newest is the default.
+    Reads the .txt files Wizards of the Coast has published since 2003 in whichever encoding each
+    has (UTF-8 with or without a byte-order mark, Windows-1252, Latin-1, UTF-16 in either byte
+    order) and with any line endings: every numbered rule and subrule with its exact text, its
+    parent, the rules it refers to and the glossary. Each edition is named by the date its text
+    states ("effective as of", "current as of" before 2009). The newest edition named is the one
+    rule lookups show; every edition goes into the rules history ('mtgkb rule 702.49 --history').
+    A file that is not a CR edition stops the import before anything is written.
 
     \b
-    Example:
+    Examples:
       mtgkb import rules "MagicCompRules 20260417.txt"
+      mtgkb import rules ../shared/data/rules/history ../shared/data/rules/MagicCompRules-20260417.txt
       mtgkb rules diff 2026-01-16 2026-04-17
     """
     from mtgkb.cli.render.rules import render_import
     from mtgkb.importers.cr_import import import_rules
 
-    emit(import_rules(file, progress=progress_reporter(quiet)), as_json, render_import)
+    emit(import_rules(list(files), progress=progress_reporter(quiet)), as_json, render_import)
 
 
 @import_group.command("drop")

@@ -73,12 +73,22 @@ def rulings(name: tuple[str, ...], limit: int, as_json: bool) -> None:
     default=None,
     help="Levels of subrules shown with their text (default: 1 for a rule with a handful, else 0).",
 )
+@click.option(
+    "--history",
+    "show_history",
+    is_flag=True,
+    help="Every text the rule had across the imported editions, through renumberings, with word diffs.",
+)
 @limit_option
 @json_option
-def rule(number: str, edition: str | None, depth: int | None, limit: int, as_json: bool) -> None:
+def rule(
+    number: str, edition: str | None, depth: int | None, limit: int, show_history: bool, as_json: bool
+) -> None:
     """Show a Comprehensive Rules rule: summary, official text, subrules, what cites it.
 
     The official text is that of the newest imported edition unless --edition names another.
+    --history shows the rule's lineage instead: each edition it changed in, the number it had then
+    and a word diff, back to its first edition (and its subrules' too).
     --limit caps each list: subrules, references and what cites the rule.
 
     \b
@@ -87,7 +97,15 @@ def rule(number: str, edition: str | None, depth: int | None, limit: int, as_jso
       mtgkb rule 702.49 --depth 0
       mtgkb rule 903.8 --edition 2026-04-17 --limit 5
       mtgkb rule 702.49 --json
+      mtgkb rule 702.49 --history
     """
+    if show_history:
+        # From the history file alone: no store to open, so the answer is as quick as a start-up.
+        from mtgkb.cli.render.rules import render_history
+        from mtgkb.lookups.rule_history import rule_history
+
+        emit(rule_history(number, edition), as_json, render_history)
+        return
     from mtgkb.app import open_kb
     from mtgkb.cli.render.lookups import render_rule
     from mtgkb.lookups.rule import rule_report

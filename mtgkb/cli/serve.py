@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
 import sys
 
 import click
 
 from mtgkb.cli import cli, json_option, progress_reporter
+from mtgkb.cli.option_types import Seconds, memory_option
 from mtgkb.serve.limits import (
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
@@ -18,13 +18,6 @@ from mtgkb.serve.limits import (
 )
 
 
-def _finite(context: click.Context, parameter: click.Parameter, value: float) -> float:
-    """``nan`` and ``inf`` pass click's FloatRange (``nan < 0.1`` is false): refuse them here."""
-    if not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a number of seconds; give e.g. 30", context, parameter)
-    return value
-
-
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -32,8 +25,7 @@ def _finite(context: click.Context, parameter: click.Parameter, value: float) ->
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0.1),
-    callback=_finite,
+    type=Seconds(minimum=0.1),
     default=DEFAULT_TIMEOUT,
     show_default=True,
     metavar="SECONDS",
@@ -74,6 +66,10 @@ def _finite(context: click.Context, parameter: click.Parameter, value: float) ->
     show_default=True,
     help="Worker processes answering requests side by side.",
 )
+@memory_option(
+    "Memory one worker may hold while it answers; past it the worker is stopped, the answer is 503 "
+    "and a fresh worker takes its place"
+)
 @click.option("--access-log", is_flag=True, help="Log every request on stderr.")
 @json_option
 def serve(
@@ -85,6 +81,7 @@ def serve(
     max_header_kb: int,
     max_connections: int,
     workers: int,
+    max_memory_mb: int | None,
     access_log: bool,
     as_json: bool,
 ) -> None:
@@ -105,6 +102,7 @@ def serve(
     from mtgkb.app import open_kb
     from mtgkb.cli.output import diagnostic, emit
     from mtgkb.cli.render.serve import render_serve
+    from mtgkb.core.memory import default_limit_mb
     from mtgkb.serve.limits import Limits
     from mtgkb.serve.server import bind, is_loopback, run, serve_info
 
@@ -115,6 +113,7 @@ def serve(
         workers=workers,
         max_header_bytes=max_header_kb * 1024,
         max_connections=max_connections,
+        max_memory_mb=default_limit_mb() if max_memory_mb is None else max_memory_mb,
     )
     kb = open_kb(progress_reporter())
     sock = bind(host, port)

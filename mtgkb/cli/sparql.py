@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from mtgkb.cli import cli, completion, json_option, progress_reporter
+from mtgkb.cli.option_types import Seconds, memory_option
 from mtgkb.cli.output import emit
 
 if TYPE_CHECKING:
@@ -41,13 +42,15 @@ param_option = click.option(
 
 timeout_option = click.option(
     "--timeout",
-    type=click.FloatRange(min=0),
+    type=Seconds(),
     default=None,
     metavar="SECONDS",
     help="Stop the query once it has computed for SECONDS (default 60; 0: no limit); time spent "
     "waiting for a slow reader of the output does not count. Ctrl-C stops it at any time.",
 )
 
+
+max_memory_option = memory_option("Stop the query once the process holds more than MB of memory, with exit 2")
 
 endpoint_option = click.option(
     "--endpoint",
@@ -79,15 +82,18 @@ def _remote(endpoint: str, text: str, params: dict[str, str], fmt: str, timeout:
     return remote_query(endpoint, text, params, fmt, DEFAULT_TIMEOUT if timeout is None else timeout)
 
 
-def _answer(run: Callable[[], SparqlResult], timeout: float | None) -> None:
-    """Write the answer of ``run()`` to stdout as it is computed, under the time limit, Ctrl-C stopping
-    it at once (see mtgkb.kb.query_limits)."""
+def _answer(run: Callable[[], SparqlResult], timeout: float | None, max_memory_mb: int | None) -> None:
+    """Write the answer of ``run()`` to stdout as it is computed, under the time limit and the memory
+    bound, Ctrl-C stopping it at once (see mtgkb.kb.query_limits)."""
     from mtgkb.cli.output import emit_stream
     from mtgkb.cli.render.sparql import write_result
+    from mtgkb.core.memory import ENV, default_limit_mb
     from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, stream_with_limit
 
     limit = DEFAULT_TIMEOUT if timeout is None else timeout
-    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit))
+    memory = default_limit_mb() if max_memory_mb is None else max_memory_mb
+    setting = f"--max-memory-mb or ${ENV}"
+    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit, memory, setting))
 
 
 def _format(fmt: str | None, as_json: bool) -> str:
@@ -101,6 +107,7 @@ def _format(fmt: str | None, as_json: bool) -> str:
 @format_option
 @param_option
 @timeout_option
+@max_memory_option
 @endpoint_option
 @results_json_option
 def sparql(
@@ -108,6 +115,7 @@ def sparql(
     fmt: str | None,
     params: tuple[str, ...],
     timeout: float | None,
+    max_memory_mb: int | None,
     endpoint: str | None,
     as_json: bool,
 ) -> None:
@@ -141,7 +149,7 @@ def sparql(
         return
     kb = open_kb(progress_reporter())
     bound = bind_params(kb, text, given) if given else {}
-    _answer(lambda: run_query(kb, text, bound, output_format), timeout)
+    _answer(lambda: run_query(kb, text, bound, output_format), timeout, max_memory_mb)
 
 
 @cli.command()
@@ -164,6 +172,7 @@ def queries(as_json: bool) -> None:
 @format_option
 @param_option
 @timeout_option
+@max_memory_option
 @endpoint_option
 @results_json_option
 def query(
@@ -171,6 +180,7 @@ def query(
     fmt: str | None,
     params: tuple[str, ...],
     timeout: float | None,
+    max_memory_mb: int | None,
     endpoint: str | None,
     as_json: bool,
 ) -> None:
@@ -196,4 +206,4 @@ def query(
         emit(_remote(endpoint, named.text, bound, output_format, timeout), False, render_result)
         return
     kb = open_kb(progress_reporter())
-    _answer(lambda: run_named(kb, name, given, output_format), timeout)
+    _answer(lambda: run_named(kb, name, given, output_format), timeout, max_memory_mb)

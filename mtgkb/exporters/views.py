@@ -8,6 +8,8 @@ look at, instead of the full pool's million triples.
 - ``ninjutsu``: the ninjutsu family (ninjutsu and its variants, and the mechanics whose cost likewise
   returns a creature you control: sneak, web-slinging), their requirements and rules, and every
   ability of them (had, granted or changed) with its card.
+- ``lineage``: one rule's versions across the imported editions (``--around 702.49``), each linked to
+  the version it came from, its subrules' lines hanging off it (from the rules history).
 - ``around``: the neighbourhood of one card, mechanic, step, zone, concept or rule, ``depth`` links
   out from it in either direction. A hub (a card's legalities, a class) is drawn but not gone
   through: the cards legal in the same formats are not each other's neighbours.
@@ -128,6 +130,54 @@ def around_view(kb: KnowledgeBase, request: ViewRequest) -> tuple[nx.MultiDiGrap
 
     start = resolve_node(kb, request.around or "")
     return _subgraph(kb, neighbourhood(kb, start, request.depth), "mtgkb around")
+
+
+@register("lineage", "a rule's versions across the imported editions, with --around RULE", needs_around=True)
+def lineage_view(kb: KnowledgeBase, request: ViewRequest) -> tuple[nx.MultiDiGraph, int]:
+    """The versions of one rule (and of its subrules) as nodes, each linked to the version it came
+    from by the kind of change; read from the rules history, not the store."""
+    import networkx as nx
+
+    from mtgkb.importers.cr_history import read_history
+    from mtgkb.lookups.rule_history import HistoryStep, rule_history
+
+    history = read_history()
+    report = rule_history(request.around or "", history=history)
+    graph = nx.MultiDiGraph(name=f"mtgkb lineage {report.number}")
+
+    def add_chain(steps: list[HistoryStep]) -> list[str]:
+        nodes = []
+        for step in steps:
+            if step.change == "removed":
+                continue
+            node = mint("version", step.number, step.edition)
+            span = step.edition if step.until == step.edition else f"{step.edition} to {step.until}"
+            graph.add_node(
+                node,
+                label=f"{step.number} ({span})",
+                kind="rule version",
+                number=step.number,
+                valid_from=step.edition,
+                valid_until=step.until,
+                change=step.change,
+            )
+            if nodes:
+                graph.add_edge(nodes[-1], node, label=step.change, predicate="mtgkb:previousVersion")
+            nodes.append(node)
+        return nodes
+
+    rule_nodes = add_chain(report.history)
+    spans = {node: graph.nodes[node]["valid_from"] for node in rule_nodes}
+    for subrule in report.subrules:
+        nodes = add_chain(subrule.history)
+        if not nodes:
+            continue
+        # A subrule's line hangs off the version of its rule in force when the subrule began.
+        began = graph.nodes[nodes[0]]["valid_from"]
+        parent = max((n for n in rule_nodes if spans[n] <= began), key=lambda n: spans[n], default=None)
+        if parent is not None:
+            graph.add_edge(nodes[0], parent, label="subrule of", predicate="mtgkb:parentRule")
+    return graph, graph.number_of_nodes()
 
 
 def _iris(rows: list[dict[str, Any]]) -> set[str]:

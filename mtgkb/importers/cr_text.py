@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mtgkb.core.bounded import read_file_bounded
 from mtgkb.core.errors import ImportFileError
+from mtgkb.importers.cr_decode import HINT, decode_edition, normalise_newlines, not_rules_error
 
 #: Subrule letters in order: the CR skips "l" and "o", which read like "1" and "0".
 SUBRULE_LETTERS = "abcdefghijkmnpqrstuvwxyz"
@@ -36,7 +37,8 @@ _MONTH_NAMES = (
     "December",
 )
 _MONTHS = {name: number for number, name in enumerate(_MONTH_NAMES, 1)}
-_EFFECTIVE = re.compile(r"These rules are effective as of\s+([A-Z][a-z]+)\s+(\d{1,2}),\s+(\d{4})")
+# "effective as of" since 2009, "current as of" before.
+_EFFECTIVE = re.compile(r"These rules are (?:effective|current) as of\s+([A-Z][a-z]+)\s+(\d{1,2}),\s+(\d{4})")
 
 # Matched against whole lines with trailing spaces removed. Rules tolerate the stray forms the file
 # really has: "606.5 If …" (no dot after a rule number) and "119.1d. In …" (a dot after a subrule).
@@ -57,11 +59,6 @@ _SECTION_REFERENCE = re.compile(r"\b[Ss]ections?\s+(\d)(?!\d)")
 _BARE_CONTEXT = re.compile(r"\b(?:[Rr]ules?|[Ss]ubrules?|[Ss]ee(?: also)?)\s+$")
 _LIST_GAP = re.compile(r"\s*(?:,\s*“[^”]{0,80}”)?\s*,?\s*(?:(?:and/or|and|or)\s+)?")
 _MAX_RANGE = 60
-
-_HINT = (
-    "expected the Comprehensive Rules .txt file published by Wizards of the Coast "
-    "(MagicCompRules YYYYMMDD.txt, from https://magic.wizards.com/en/rules)"
-)
 
 
 @dataclass
@@ -90,6 +87,11 @@ class RulesDocument:
     rules: list[RuleRecord]
     glossary: list[GlossaryRecord]
     source: str = field(default="", compare=False)
+    #: Numbers an edition gives twice (the 2005-2009 files have a few typos); the first one is kept.
+    duplicates: list[str] = field(default_factory=list, compare=False)
+    warnings: list[str] = field(default_factory=list, compare=False)
+    encoding: str = field(default="", compare=False)
+    line_endings: str = field(default="", compare=False)
 
     def rule(self, number: str) -> RuleRecord | None:
         return next((r for r in self.rules if r.number == number), None)
@@ -104,28 +106,9 @@ class RulesDocument:
         return sum(len(r.references) for r in self.rules)
 
 
-def not_rules_error(source: str, reason: str) -> ImportFileError:
-    return ImportFileError(f"{source} is not a Comprehensive Rules text file: {reason}", _HINT)
-
-
 def decode_rules_bytes(data: bytes, source: str) -> str:
-    """UTF-8 text with or without a byte-order mark, line endings made ``\\n``."""
-    head = data[:4096]
-    if head.startswith(b"\x89PNG") or head.startswith(b"\xff\xd8\xff") or head.startswith(b"GIF8"):
-        raise not_rules_error(source, "it is an image")
-    if b"\x00" in head:
-        raise not_rules_error(source, "it is a binary file")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise not_rules_error(source, f"it is not UTF-8 text (byte {error.start})") from error
-    return normalise_newlines(text)
-
-
-def normalise_newlines(text: str) -> str:
-    # The published file ends its lines with CR CR LF; read as CR + CRLF that would double every
-    # line break and split glossary entries apart, so that sequence is one break.
-    return text.lstrip("\ufeff").replace("\r\r\n", "\n").replace("\r\n", "\n").replace("\r", "\n")
+    """The text of an edition's bytes in whichever encoding it has, line endings made ``\\n``."""
+    return decode_edition(data, source).text
 
 
 def load_rules_file(path: Path) -> RulesDocument:
@@ -133,8 +116,11 @@ def load_rules_file(path: Path) -> RulesDocument:
     try:
         data = read_file_bounded(path, "import")
     except OSError as error:
-        raise ImportFileError(f"cannot read {path}: {error.strerror or error}", _HINT) from error
-    return parse_comprehensive_rules(decode_rules_bytes(data, str(path)), str(path))
+        raise ImportFileError(f"cannot read {path}: {error.strerror or error}", HINT) from error
+    decoded = decode_edition(data, str(path))
+    document = parse_comprehensive_rules(decoded.text, str(path))
+    document.encoding, document.line_endings = decoded.encoding, decoded.line_endings
+    return document
 
 
 def parse_comprehensive_rules(text: str, source: str) -> RulesDocument:
@@ -152,9 +138,18 @@ def parse_comprehensive_rules(text: str, source: str) -> RulesDocument:
     glossary_at = _line_index(lines, "Glossary", start)
     if glossary_at is None:
         raise not_rules_error(source, "it has no Glossary after the rules (is the file truncated?)")
-    credits_at = _line_index(lines, "Credits", glossary_at + 1) or len(lines)
+    warnings: list[str] = []
+    credits_at = _line_index(lines, "Credits", glossary_at + 1)
+    if credits_at is None:
+        # The contents list the Credits, so a file that lists them and ends without them is cut short.
+        # The contents list the Credits, so a file that lists them and ends without them is cut short
+        # in its glossary (the archived 2013-02-01 edition is): its rules are whole, so it is read,
+        # with a warning; a file cut in its rules has no Glossary and is refused above.
+        if _line_index(lines[:start], "Credits", 0) is not None:
+            warnings.append("the file ends in its glossary, before the Credits: the glossary is incomplete")
+        credits_at = len(lines)
 
-    rules = _read_rules(lines[start:glossary_at], source)
+    rules, duplicates = _read_rules(lines[start:glossary_at])
     known = {record.number for record in rules}
     for record in rules:
         record.parent = _parent(record, known)
@@ -164,7 +159,9 @@ def parse_comprehensive_rules(text: str, source: str) -> RulesDocument:
     glossary = _read_glossary(lines[glossary_at + 1 : credits_at])
     for entry in glossary:
         entry.rules = [number for number in rule_references(entry.text) if number in known]
-    return RulesDocument(effective_date, rules, glossary, source)
+    if duplicates:
+        warnings.append(f"numbers given twice, the first kept: {', '.join(duplicates[:5])}")
+    return RulesDocument(effective_date, rules, glossary, source, duplicates, warnings)
 
 
 def _effective_date(text: str, source: str) -> str:
@@ -198,7 +195,7 @@ def _line_index(lines: list[str], wanted: str, start: int) -> int | None:
     return next((i for i in range(start, len(lines)) if lines[i].strip() == wanted), None)
 
 
-def _read_rules(lines: list[str], source: str) -> list[RuleRecord]:
+def _read_rules(lines: list[str]) -> tuple[list[RuleRecord], list[str]]:
     records: list[RuleRecord] = []
     paragraphs: list[list[str]] = []
     for line in lines:
@@ -208,18 +205,17 @@ def _read_rules(lines: list[str], source: str) -> list[RuleRecord]:
             paragraphs.append([heading.text] if heading.text else [])
         elif line.strip() and paragraphs:
             paragraphs[-1].append(line.strip())
-    seen: set[str] = set()
+    kept: dict[str, RuleRecord] = {}
     duplicates = []
     for record, body in zip(records, paragraphs, strict=True):
         record.text = "\n".join(body)
         if record.kind == "rule" and len(body) == 1 and not body[0].endswith(tuple('.:?!”"’)')):
             record.title = body[0]
-        if record.number in seen:
+        if record.number in kept:
             duplicates.append(record.number)
-        seen.add(record.number)
-    if duplicates:
-        raise not_rules_error(source, f"rule numbers appear twice: {', '.join(duplicates[:5])}")
-    return records
+        else:
+            kept[record.number] = record
+    return list(kept.values()), duplicates
 
 
 def _classify(line: str) -> RuleRecord | None:

@@ -33,6 +33,7 @@ KINDS = frozenset(
         "zone",  # zone/command
         "cr",  # cr/702.49d: a rule, by its number only
         "edition",  # edition/2026-04-17: one Comprehensive Rules edition
+        "version",  # version/702.49/2021-04-22: one text of a rule number, from the edition it began
         "glossary",  # glossary/<slug of the term>
         "ruling",  # ruling/<card slug>/<date>/<first 8 hex of sha256 of the text>
         "legality",  # legality/<first 8 hex of sha256 of the format statuses>: shared by cards
@@ -69,11 +70,11 @@ def mint(kind: str, *parts: str) -> str:
     prefix = namespace(kind)
     if not parts:
         raise ValueError("mint() needs at least one part")
-    if kind == "cr":
+    if kind in ("cr", "version"):
         number = parts[0].rstrip(".")
         if not _RULE_NUMBER.match(number):
             raise ValueError(f"not a rule number: {parts[0]!r}")
-        segments = [number]
+        segments = [number, *(_segment(part) for part in parts[1:])]
     else:
         segments = [_segment(part) for part in parts]
     return prefix + "/".join(segments)

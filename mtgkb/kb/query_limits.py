@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import re
 import threading
 import time
 import traceback
@@ -23,6 +22,8 @@ from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from mtgkb.core.errors import MtgkbError
+from mtgkb.core.memory import MemoryLimitExceeded, resident_mb
+from mtgkb.kb.sparql_tokens import LANGTAG, PNAME, PUNCT, WORD, Token, tokens
 
 WORKER_NAME = "mtgkb-query"
 #: Seconds a query may run unless --timeout says otherwise.
@@ -30,6 +31,9 @@ DEFAULT_TIMEOUT = 60.0
 #: Bytes the worker gathers before handing them over, and how many such chunks may wait.
 CHUNK_BYTES = 64 * 1024
 QUEUED_CHUNKS = 8
+#: Seconds between two looks at the process's memory while a query runs (a cartesian ORDER BY grew
+#: by about 400 MB a second: a tenth of a second past the bound is 40 MB).
+MEMORY_EVERY = 0.05
 
 
 class QueryTimeout(MtgkbError):
@@ -84,13 +88,19 @@ class _QueueSink:
 _DONE = object()
 
 
-def stream_with_limit(produce: Callable[[BinaryIO], None], timeout: float | None) -> Iterator[bytes]:
+def stream_with_limit(
+    produce: Callable[[BinaryIO], None],
+    timeout: float | None,
+    max_memory_mb: int | None = None,
+    memory_setting: str = "--max-memory-mb",
+) -> Iterator[bytes]:
     """The bytes ``produce(sink)`` writes, as they are written, ``produce`` running in a worker thread.
 
     :class:`QueryTimeout` once the caller has waited for the worker more than ``timeout`` seconds in
     all (None or 0: no limit); time the worker spends waiting for the caller does not count. An error
-    in ``produce`` is raised in the caller; KeyboardInterrupt reaches the caller as soon as Ctrl-C is
-    pressed. Closing the iterator early stops the worker at its next write."""
+    in ``produce`` is raised in the caller; ``MemoryLimitExceeded`` once the process holds more than
+    ``max_memory_mb`` (see :mod:`mtgkb.core.memory`); KeyboardInterrupt reaches the caller as soon as
+    Ctrl-C is pressed. Closing the iterator early stops the worker at its next write."""
     chunks: queue.Queue[object] = queue.Queue(maxsize=QUEUED_CHUNKS)
     stopped = threading.Event()
     sink = _QueueSink(chunks, stopped)
@@ -105,11 +115,20 @@ def stream_with_limit(produce: Callable[[BinaryIO], None], timeout: float | None
         except BaseException as error:  # handed to the waiting thread, which raises it
             _let_go_of_locals(error)
             if not stopped.is_set():
+                handed: BaseException = error
+                if isinstance(error, Exception) and not isinstance(error, MtgkbError):
+                    # Rows are computed as they are written: a store that fails on one (damage, a
+                    # value it cannot convert) fails here, after query() returned, and is a message.
+                    handed = MtgkbError(
+                        f"the query failed while its answer was written: {type(error).__name__}: "
+                        f"{str(error)[:300]}",
+                        "narrow the query; if the store is damaged, 'mtgkb validate --store' says so",
+                    )
                 with contextlib.suppress(_Stopped):
-                    sink.hand_over(error)
+                    sink.hand_over(handed)
 
     worker = threading.Thread(target=work, name=WORKER_NAME, daemon=True)
-    waited = 0.0
+    waited = looked = 0.0
     worker.start()
     try:
         while True:
@@ -118,9 +137,15 @@ def stream_with_limit(produce: Callable[[BinaryIO], None], timeout: float | None
                 item = chunks.get(timeout=0.1)
             except queue.Empty:
                 item = None
-            waited += time.monotonic() - started
+            now = time.monotonic()
+            waited += now - started
             if timeout and waited > timeout:
                 raise _timeout_error(timeout)
+            if max_memory_mb and now - looked >= MEMORY_EVERY:
+                looked = now
+                held = resident_mb()
+                if held is not None and held > max_memory_mb:
+                    raise MemoryLimitExceeded(max_memory_mb, memory_setting)
             if item is None:
                 continue
             if item is _DONE:
@@ -151,44 +176,109 @@ def query_running() -> bool:
     return any(thread.name == WORKER_NAME and thread.is_alive() for thread in threading.enumerate())
 
 
-# Strings, IRIs and comments, whose text is never a keyword.
-_NOT_KEYWORDS = re.compile(
-    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*'
-)
-_SERVICE = re.compile(r"\bSERVICE\b", re.IGNORECASE)
-
-
 class ServiceRefused(MtgkbError):
     """A federated query (SERVICE) was sent: mtgkb never reaches out to other machines."""
 
 
-def refuse_service(query: str) -> None:
-    """A federated query (SERVICE) is refused: mtgkb answers from its own store, and a query must not
-    make the tool reach out to other machines."""
-    if _SERVICE.search(_NOT_KEYWORDS.sub(" ", query)):
-        raise ServiceRefused(
-            "federated queries (SERVICE) are not supported: mtgkb queries only its own knowledge base",
-            "remove the SERVICE clause, or run the query with a SPARQL client against both endpoints",
-        )
+class QueryTooComplex(MtgkbError):
+    """A query nests deeper, or holds more operators or patterns, than the parser is given."""
 
 
-#: Parentheses nested deeper than this are refused before the query is parsed. Oxigraph's parser
-#: backtracks through functions with optional arguments (SUBSTR, REGEX, REPLACE, GROUP_CONCAT) and
-#: through an unclosed "!(", taking twice as long for each level (16 levels: a second; 30: hours),
-#: and it holds the interpreter while it parses, so neither the time limit nor Ctrl-C could stop it.
-MAX_NESTING = 12
-_PARENTHESES = re.compile(r"[()]")
+#: Brackets ({ ( [ <<) nested deeper than this are refused before parsing: Oxigraph's parser
+#: recurses once per level, and 3,000 nested groups overflowed its stack (SIGSEGV, no message).
+MAX_NESTING = 64
+#: Parentheses nested deeper than this are refused before parsing. Oxigraph's parser backtracks
+#: through functions with optional arguments (SUBSTR, REGEX, REPLACE, GROUP_CONCAT) and through an
+#: unclosed "!(", taking twice as long for each level (16 levels: a second; 30: hours), and it holds
+#: the interpreter while it parses, so neither the time limit nor Ctrl-C could stop it.
+MAX_PARENTHESES = 12
+#: Operators (&& || ! = < + / | ^ …) in one query: 20,000 "&&" overflowed the parser's stack.
+MAX_OPERATORS = 1000
+#: Steps of property paths and divisions (/ | ^) in one query: a 10,000-step path crashed it.
+MAX_PATH_STEPS = 200
+#: Graph patterns (triples, UNION branches, OPTIONAL, FILTER, BIND, …) in one query: 10,000 UNION
+#: branches or triples overflowed the stack of the parser or the optimiser.
+MAX_PATTERNS = 300
+
+_OPERATORS = frozenset({"&&", "||", "!", "=", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "|", "^"})
+_PATH_STEPS = frozenset({"/", "|", "^"})
+_PATTERN_SEPARATORS = frozenset({".", ";", ","})
+_PATTERN_KEYWORDS = frozenset({"UNION", "OPTIONAL", "MINUS", "FILTER", "BIND", "GRAPH", "VALUES", "EXISTS"})
 
 
-def refuse_deep_nesting(query: str) -> None:
-    """A query whose parentheses nest more than :data:`MAX_NESTING` deep is refused at once."""
-    depth = deepest = 0
-    for match in _PARENTHESES.finditer(_NOT_KEYWORDS.sub(" ", query)):
-        depth = depth + 1 if match.group() == "(" else max(depth - 1, 0)
-        deepest = max(deepest, depth)
-    if deepest > MAX_NESTING:
-        raise MtgkbError(
-            f"the query nests parentheses {deepest} deep; at most {MAX_NESTING} levels are read "
-            "(deeper nesting can keep the SPARQL parser busy for hours, past any time limit)",
-            "compute the expression in steps with BIND, or close the parentheses left open",
-        )
+def _names_service(token: Token) -> bool:
+    """Whether Oxigraph's parser may read a SERVICE keyword at ``token``. It matches keywords without
+    looking for the end of the word, so ``SERVICEm:x`` is SERVICE and then ``m:x``, and
+    ``SERVICE:x`` is SERVICE and then ``:x``: a word, a prefix or a language tag that holds the word
+    is refused, whatever its case."""
+    if token.kind in (WORD, LANGTAG):
+        return "service" in token.text.lower()
+    if token.kind == PNAME:
+        return "service" in token.text.split(":", 1)[0].lower()
+    return False
+
+
+def check_query(query: str) -> None:
+    """Refuse, before Oxigraph parses ``query``, what it must never see: a SERVICE in any spelling
+    (:class:`ServiceRefused`), and nesting or sizes past the limits above (:class:`QueryTooComplex`),
+    measured on the query's tokens (see :mod:`mtgkb.kb.sparql_tokens`), so that no string, IRI,
+    comment or escape hides anything from the count."""
+    depth = deepest = parentheses = deepest_parentheses = 0
+    opened: list[str] = []
+    operators = path_steps = patterns = 0
+    for token in tokens(query):
+        if _names_service(token):
+            raise _service_refused()
+        if token.kind == WORD:
+            if token.text.upper() in _PATTERN_KEYWORDS:
+                patterns += 1
+            continue
+        if token.kind != PUNCT:
+            continue
+        text = token.text
+        if text in ("{", "(", "[", "<<"):
+            opened.append(text)
+            depth += 1
+            deepest = max(deepest, depth)
+            if text == "(":
+                parentheses += 1
+                deepest_parentheses = max(deepest_parentheses, parentheses)
+        elif text in ("}", ")", "]", ">>"):
+            if opened and opened.pop() == "(":
+                parentheses -= 1
+            depth = len(opened)
+        elif text in _OPERATORS:
+            operators += 1
+            path_steps += text in _PATH_STEPS
+        elif text in _PATTERN_SEPARATORS and opened and opened[-1] != "(":
+            patterns += 1
+        if deepest > MAX_NESTING:
+            raise _too_complex(f"nests brackets more than {MAX_NESTING} deep", "flatten the groups")
+        if deepest_parentheses > MAX_PARENTHESES:
+            raise _too_complex(
+                f"nests parentheses more than {MAX_PARENTHESES} deep; at most {MAX_PARENTHESES} levels "
+                "are read (deeper nesting can keep the SPARQL parser busy for hours, past any time limit)",
+                "compute the expression in steps with BIND, or close the parentheses left open",
+            )
+        if operators > MAX_OPERATORS:
+            raise _too_complex(f"has more than {MAX_OPERATORS} operators", "split the expression")
+        if path_steps > MAX_PATH_STEPS:
+            raise _too_complex(
+                f"has more than {MAX_PATH_STEPS} property path steps", "use a shorter path or a + path"
+            )
+        if patterns > MAX_PATTERNS:
+            raise _too_complex(
+                f"has more than {MAX_PATTERNS} graph patterns (triples, UNION branches, OPTIONAL, FILTER …)",
+                "use VALUES for alternatives, or split the query",
+            )
+
+
+def _service_refused() -> ServiceRefused:
+    return ServiceRefused(
+        "federated queries (SERVICE) are not supported: mtgkb queries only its own knowledge base",
+        "remove the SERVICE clause, or run the query with a SPARQL client against both endpoints",
+    )
+
+
+def _too_complex(what: str, hint: str) -> QueryTooComplex:
+    return QueryTooComplex(f"the query {what}; it is refused before it is parsed", hint)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from mtgkb.core.errors import MtgkbError, shown
-from mtgkb.kb.query_limits import refuse_deep_nesting, refuse_service
+from mtgkb.kb.query_limits import check_query
 from mtgkb.kb.vocab import PREFIXES
 
 if TYPE_CHECKING:
@@ -136,13 +136,13 @@ def evaluate(
     named_graphs: list[str] | None = None,
 ) -> Any:
     """pyoxigraph's answer to ``query``, after the checks every way of querying shares: an update is
-    refused (:class:`UpdateRefused`), so are a federated SERVICE clause and parentheses nested too
-    deep for the parser, and a malformed query is an error naming the line and column.
+    refused (:class:`UpdateRefused`), so are a federated SERVICE in any spelling and a query nested
+    too deep or too large for the parser (see ``query_limits.check_query``), and a malformed query
+    is an error naming the line and column.
     ``default_graphs``/``named_graphs`` set the dataset (see :meth:`KnowledgeBase.raw_query`). A
     SELECT's rows are computed as they are read."""
     refuse_update(query)
-    refuse_service(query)
-    refuse_deep_nesting(query)
+    check_query(query)
     try:
         return kb.raw_query(query, params, default_graphs, named_graphs)
     except SyntaxError as error:

@@ -14,6 +14,8 @@ Card Face Legalities Ability ActivatedAbility StaticAbility TriggeredAbility Key
 Mechanic PartnerAbility Requirement RulesConcept CopyRule
 Zone Phase Step BlockedStatus ActionKind Timing PairingRule
 Rule Edition GlossaryEntry Ruling Dataset
+RuleVersion versionOf numberInEdition validFrom validUntil previousVersion changeKind editionIndex
+writtenAgainst
 Activate Cast PutOntoBattlefield DesignateCommander ManaAbility SpecialAction
 BlockedStatusUndecided Blocked Unblocked
 InstantTiming SorceryTiming

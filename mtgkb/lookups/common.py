@@ -23,6 +23,7 @@ _KIND_BY_CLASS = [
     (V.PrototypeCharacteristics, "prototype"),
     (V.Layout, "layout"),
     (V.Ruling, "ruling"),
+    (V.RuleVersion, "rule version"),
     (V.Rule, "rule"),
     (V.GlossaryEntry, "glossary entry"),
     (V.Mechanic, "mechanic"),

@@ -84,7 +84,17 @@ def resolve_edition(kb: KnowledgeBase, date: str | None = None) -> str:
 def edition_texts(kb: KnowledgeBase, date: str) -> dict[str, str]:
     """Rule number → official text in the edition effective on ``date``."""
     rows = kb.select(library_query("edition-rule-texts"), graph=mint("graph", "cr", date))
-    return {row["number"]: row["text"] for row in rows}
+    if rows:
+        return {row["number"]: row["text"] for row in rows}
+    # An edition imported with others is kept only as rule versions: rebuild it from them.
+    from mtgkb.importers.cr_history import read_history
+    from mtgkb.importers.cr_lineage import edition_entries
+
+    history = read_history()
+    if history is None or date not in history.dates:
+        return {}
+    entries = edition_entries(history.versions, history.dates.index(date))
+    return {number: entry.text for number, entry in entries.items()}
 
 
 def diff_editions(kb: KnowledgeBase, old_date: str, new_date: str) -> RulesDiff:

@@ -36,6 +36,8 @@ class Limits:
     workers: int = DEFAULT_WORKERS
     max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     max_connections: int = DEFAULT_MAX_CONNECTIONS
+    #: Megabytes a worker may hold while it answers; past it the job is stopped (503). None: no bound.
+    max_memory_mb: int | None = None
 
 
 class ResultTooLarge(MtgkbError):

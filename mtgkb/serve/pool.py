@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mtgkb.core.errors import MtgkbError
+from mtgkb.core.memory import MemoryLimitExceeded, resident_mb
 from mtgkb.kb.query_limits import QueryTimeout
 from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
@@ -37,6 +38,8 @@ NEWER_STORE_EVERY = 2.0
 #: Seconds before a worker that could not open the store is tried again, doubled after each failure.
 RETRY_FIRST = 0.5
 RETRY_MOST = 30.0
+#: Seconds between two looks at a busy worker's memory (see mtgkb.core.memory).
+MEMORY_EVERY = 0.05
 
 
 def worker_main(connection: Connection, store_path: str, limits: Limits) -> None:
@@ -168,7 +171,7 @@ class WorkerPool:
             return self._unavailable(job) if self.out_of_order else _busy(timeout, job.kind == "api")
         done = False
         try:
-            reply = await asyncio.wait_for(self._ask(worker, job), timeout)
+            reply = await asyncio.wait_for(self._watched(worker, job), timeout)
             done = True
             return reply
         except TimeoutError:
@@ -180,6 +183,8 @@ class WorkerPool:
                 ),
                 json_body=job.kind == "api",
             )
+        except MemoryLimitExceeded as error:
+            return error_reply(error, json_body=job.kind == "api", status=503)
         except (EOFError, OSError):
             return error_reply(
                 QueryTimeout(
@@ -255,6 +260,26 @@ class WorkerPool:
         # Retries waiting after a failed start try the new store at once, and requests wait for them.
         self.damage = None
         self._moved.fire()
+
+    async def _watched(self, worker: Worker, job: Job) -> Reply:
+        """The reply of ``worker`` to ``job``, its memory looked at every :data:`MEMORY_EVERY` seconds:
+        past ``limits.max_memory_mb`` the job is stopped with :class:`MemoryLimitExceeded` (the caller
+        then replaces the worker, which frees all it held)."""
+        asked = asyncio.ensure_future(self._ask(worker, job))
+        bound = self.limits.max_memory_mb
+        try:
+            while True:
+                done, _ = await asyncio.wait({asked}, timeout=MEMORY_EVERY)
+                if done:
+                    return asked.result()
+                held = resident_mb(worker.process.pid) if bound else None
+                if bound and held is not None and held > bound:
+                    raise MemoryLimitExceeded(bound, "'mtgkb serve --max-memory-mb'")
+        finally:
+            if not asked.done():
+                asked.cancel()
+                with contextlib.suppress(BaseException):
+                    await asked
 
     async def _ask(self, worker: Worker, job: Job) -> Reply:
         loop = asyncio.get_running_loop()
