@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def _partner_pairs(kb: KnowledgeBase) -> str:
-    from mtgkb.reasoning.partner_graph import derive_pairs
+    from mtgkb.reasoning.commanders.partner_graph import derive_pairs
 
     return derive_pairs(kb)
 
@@ -33,7 +33,7 @@ _CHECKED_ONE_BY_ONE = 200
 
 
 def _partner_pairs_read(kb: KnowledgeBase, graphs: Sequence[str], subjects: set[str]) -> bool:
-    from mtgkb.reasoning.partner_graph import candidate_subtypes, is_pairing_input, pairing_inputs
+    from mtgkb.reasoning.commanders.partner_graph import candidate_subtypes, is_pairing_input, pairing_inputs
 
     if len(subjects) <= _CHECKED_ONE_BY_ONE:
         subtypes = candidate_subtypes(kb)

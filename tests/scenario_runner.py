@@ -168,8 +168,8 @@ def _case(
     if knowledge_base not in KNOWLEDGE_BASES:
         raise _Invalid(f"'situation.knowledge_base' must be one of {', '.join(KNOWLEDGE_BASES)}")
     exit_code = document.get("exit_code", 0)
-    if exit_code not in (0, 1, 2) or isinstance(exit_code, bool):
-        raise _Invalid("'exit_code' must be 0, 1 or 2")
+    if exit_code not in (0, 1, 2, 3) or isinstance(exit_code, bool):
+        raise _Invalid("'exit_code' must be 0, 1, 2 or 3")
     error_includes = _strings(document, "error_includes")
     expect = document.get("expect", [])
     if not isinstance(expect, list):

@@ -81,7 +81,7 @@ def test_partners_limit_keeps_the_counts(run_cli, kb) -> None:
 
 @pytest.fixture(scope="module")
 def network(card_pool):
-    from mtgkb.reasoning.partner_graph import read_network
+    from mtgkb.reasoning.commanders.partner_graph import read_network
 
     return read_network(card_pool.kb)
 
@@ -94,7 +94,7 @@ def _partner_categories(record: dict) -> set[str]:
 def test_every_subset_partner_card_is_classified_as_its_categories_say(
     shared_data: Path, card_pool, network
 ) -> None:
-    from mtgkb.reasoning.commander_model import load_cards
+    from mtgkb.reasoning.commanders.model import load_cards
 
     model = network.model
     problems = []
@@ -112,7 +112,7 @@ def test_every_subset_partner_card_is_classified_as_its_categories_say(
             continue
         found = {a.mechanic.rsplit("/", 1)[1] for a in card.partner_abilities(model)}  # type: ignore[union-attr]
         background = model.requirements[mint("requirement", "legendary-background-enchantment-card")]
-        from mtgkb.reasoning.commanders import unmet
+        from mtgkb.reasoning.commanders.verdict import unmet
 
         if not unmet(model, card, background):
             found.add("background")
@@ -169,7 +169,7 @@ def test_pairs_per_ability_on_the_full_pool(network) -> None:
 
 
 def test_verdict_and_network_agree_on_the_full_pool(card_pool, network) -> None:
-    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.reasoning.commanders.verdict import commanders_verdict
 
     samples = [e for e in network.edges][:: max(1, len(network.edges) // 25)]
     for edge in samples:
@@ -189,14 +189,14 @@ def test_verdict_and_network_agree_on_the_full_pool(card_pool, network) -> None:
     ],
 )
 def test_colour_identity_on_the_full_pool(card_pool, names: list[str], identity: list[str]) -> None:
-    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.reasoning.commanders.verdict import commanders_verdict
 
     verdict = commanders_verdict(card_pool.kb, names)
     assert verdict.color_identity == identity
 
 
 def test_the_store_holds_every_legal_pair_as_a_cited_edge(kb) -> None:
-    from mtgkb.reasoning.partner_graph import read_network
+    from mtgkb.reasoning.commanders.partner_graph import read_network
 
     network = read_network(kb)
     rows = kb.select(
@@ -213,7 +213,7 @@ def test_the_store_holds_every_legal_pair_as_a_cited_edge(kb) -> None:
     ("other", "via"), [("Rory Williams", "Partner with [name]"), ("The Tenth Doctor", "Doctor's companion")]
 )
 def test_a_card_with_two_partner_abilities_uses_one_of_them(card_pool, other: str, via: str) -> None:
-    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.reasoning.commanders.verdict import commanders_verdict
 
     verdict = commanders_verdict(card_pool.kb, ["Amy Pond", other])
     assert verdict.answer and verdict.via == via
@@ -223,8 +223,8 @@ def test_a_card_with_two_partner_abilities_uses_one_of_them(card_pool, other: st
 def test_every_starter_pair_is_judged_the_same_both_ways_and_as_the_network_says(kb) -> None:
     """Exhaustive over the bundled cards: the verdict is symmetric, and a pair is in the stored partner
     network exactly when the verdict says yes."""
-    from mtgkb.reasoning.commander_model import load_cards, load_model
-    from mtgkb.reasoning.commanders import judge
+    from mtgkb.reasoning.commanders.model import load_cards, load_model
+    from mtgkb.reasoning.commanders.verdict import judge
 
     model = load_model(kb)
     iris = [row["c"] for row in kb.select("SELECT ?c WHERE { ?c a mtgkb:Card }")]

@@ -15,8 +15,8 @@ from rdflib import Graph, URIRef
 from mtgkb.importers.oracle_copy import KIND_RULES, KINDS, MODES, copy_forms, read_copy_effects
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
-from mtgkb.reasoning.copy import copy_verdict, mana_value
-from mtgkb.reasoning.copy_situation import read_copy_situation
+from mtgkb.reasoning.copy.situation import read_copy_situation
+from mtgkb.reasoning.copy.verdict import copy_verdict, mana_value
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CARD_FILES = sorted((REPO_ROOT / "data" / "cards").glob("*.ttl"))

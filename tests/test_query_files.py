@@ -20,7 +20,7 @@ from mtgkb.kb.query_files import internal_dir, library_query, named_query_text
 from mtgkb.kb.sparql_bind import variables
 from mtgkb.kb.validation import ontology_files
 from mtgkb.kb.vocab import PREFIXES
-from mtgkb.reasoning.evaluate import pattern_query
+from mtgkb.reasoning.requirements.evaluate import pattern_query
 
 QUERY_FILES = sorted(queries_dir().rglob("*.rq"))
 PATTERNS = queries_dir() / "requirements"

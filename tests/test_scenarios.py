@@ -113,7 +113,7 @@ def test_a_case_must_check_something_and_name_its_source(tmp_path: Path) -> None
     assert "compares nothing" in _refusal(tmp_path, VALID | {"expect": [{"path": "name"}]})
     assert "'source' is required" in _refusal(tmp_path, VALID | {"source": ""})
     assert "'scenario' is required" in _refusal(tmp_path, VALID | {"scenario": None})
-    assert "exit_code" in _refusal(tmp_path, VALID | {"exit_code": 3})
+    assert "exit_code" in _refusal(tmp_path, VALID | {"exit_code": 4})
     assert "holds one JSON object" in _refusal(tmp_path, [VALID])
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")

@@ -101,6 +101,16 @@ def test_can_activate_posts_the_situation_the_cli_reads(cli_json, server, situat
     assert document["answer"] is True and all(check["cites"] for check in document["checks"])
 
 
+def test_cannot_tell_is_still_200_with_answer_null(cli_json, server, situation_file: Path) -> None:
+    # Grizzly Bears has no activated ability of the kinds modelled: the CLI exits 3, the API says 200.
+    body = situation_file.read_text(encoding="utf-8")
+    status, document = api(server, "can-activate", body, card="Grizzly Bears")
+    exit_code, expected = cli_json("can-activate", "Grizzly Bears", "--situation", str(situation_file))
+    assert (status, exit_code) == (200, 3)
+    assert document == expected and document["answer"] is None
+    assert [check["holds"] for check in document["checks"]] == [None]
+
+
 def test_can_cast_no_is_still_200_with_answer_false(cli_json, server, situation_file: Path) -> None:
     body = situation_file.read_text(encoding="utf-8")
     status, document = api(server, "can-cast", body, card="Grizzly Bears")

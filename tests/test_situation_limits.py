@@ -429,7 +429,7 @@ def test_the_api_refuses_huge_copy_counters_with_400(server) -> None:
 
 
 def test_an_aliased_permanent_keeps_its_copy_fields(kb) -> None:
-    from mtgkb.reasoning.copy_situation import read_copy_situation
+    from mtgkb.reasoning.copy.situation import read_copy_situation
     from mtgkb.reasoning.situation import parse_situation_text
 
     text = (

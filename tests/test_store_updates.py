@@ -22,7 +22,7 @@ from mtgkb.core.paths import cache_dir, imports_dir
 from mtgkb.kb.mentions import MENTIONS_GRAPH
 from mtgkb.lookups.search import search
 from mtgkb.lookups.search_index import INDEX_NAME, SPAN
-from mtgkb.reasoning.partner_graph import PAIRS_GRAPH
+from mtgkb.reasoning.commanders.partner_graph import PAIRS_GRAPH
 
 REPO = Path(__file__).resolve().parents[1]
 RULES = "SELECT (COUNT(*) AS ?n) WHERE { ?r mtgkb:ruleNumber ?number ; mtgkb:text ?t }"
@@ -174,7 +174,9 @@ def test_a_new_partner_card_derives_its_pairs_again(pool: Path) -> None:
 
 def test_a_card_unrelated_to_partners_leaves_the_derived_graphs_alone(pool: Path, monkeypatch) -> None:
     derived = []
-    monkeypatch.setattr("mtgkb.reasoning.partner_graph.derive_pairs", lambda kb: derived.append(kb) or "")
+    monkeypatch.setattr(
+        "mtgkb.reasoning.commanders.partner_graph.derive_pairs", lambda kb: derived.append(kb) or ""
+    )
     card = pool / "data" / "cards" / "grizzly-bears.ttl"
     card.write_text(card.read_text().replace('"{1}{G}"', '"{2}{G}"'))
     summary = build()

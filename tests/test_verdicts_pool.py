@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mtgkb.reasoning.questions import can_activate, can_cast, options
+from mtgkb.reasoning.actions.questions import can_activate, can_cast, options
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ from mtgkb.core.errors import MtgkbError
 @click.argument("names", nargs=-1, required=True, metavar="CARD [CARD ...]", shell_complete=completion.CARDS)
 @json_option
 def commanders(names: tuple[str, ...], as_json: bool) -> None:
-    """Can these cards be a deck's commanders, alone or as a pair? Exit 0 yes, 1 no.
+    """Can these cards be a deck's commanders, alone or as a pair? Exit 0 yes, 1 no, 2 bad input,
+    3 cannot tell (CANNOT TELL: a commander rule the card meets only in part is not modelled).
 
     Each CARD ignores case, accents and punctuation; a unique start of the name will do. Quote a
     name that has spaces. The answer checks each card may be a commander, the partner ability that
@@ -26,7 +27,7 @@ def commanders(names: tuple[str, ...], as_json: bool) -> None:
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.verdict_output import emit_verdict
-    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.reasoning.commanders.verdict import commanders_verdict
 
     if any(not name.strip() for name in names):
         raise MtgkbError(
@@ -58,6 +59,6 @@ def partners(name: tuple[str, ...], limit: int | None, as_json: bool) -> None:
     from mtgkb.app import open_kb
     from mtgkb.cli.output import emit
     from mtgkb.cli.render.commanders import partners_text
-    from mtgkb.reasoning.partner_graph import partners_report
+    from mtgkb.reasoning.commanders.partner_graph import partners_report
 
     emit(partners_report(open_kb(progress_reporter()), " ".join(name), limit), as_json, partners_text)

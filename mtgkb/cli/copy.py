@@ -33,7 +33,8 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
     attacking, commander), what was and was not copied, each exception applied, the checks and
     their rules (CR 707), and the rulings on CARD. Without --situation the target is a card
     taken as printed, on the battlefield, and game-state conditions are assumed to hold. Exit
-    status 0 when the copy can be made, 1 when it cannot, 2 on bad input.
+    status 0 when the copy can be made, 1 when it cannot, 2 on bad input, 3 when it cannot tell
+    (CANNOT TELL: a requirement of the copy effect is not modelled).
 
     \b
     Examples:
@@ -42,12 +43,12 @@ def copy_command(card: tuple[str, ...], target: str, situation: str | None, as_j
       mtgkb copy Clone --target "Sakashima's Student" --situation board.yaml
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.copy import copy_verdict
+    from mtgkb.reasoning.copy.verdict import copy_verdict
 
     kb = open_kb(progress_reporter())
     game = None
     if situation is not None:
-        from mtgkb.reasoning.copy_situation import read_copy_situation
+        from mtgkb.reasoning.copy.situation import read_copy_situation
         from mtgkb.reasoning.situation import load_situation
 
         game = read_copy_situation(kb, load_situation(situation))

@@ -10,7 +10,6 @@ chunks on to stdout. Diagnostics and progress go to stderr.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import sys
@@ -19,20 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from mtgkb.core.errors import AnswerCutShort, MtgkbError
+from mtgkb.core.jsonable import to_jsonable
+
+__all__ = ["diagnostic", "emit", "emit_stream", "table", "table_lines", "to_jsonable"]
 
 T = TypeVar("T")
-
-
-def to_jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in value]
-    if hasattr(value, "__fspath__"):
-        return str(value)
-    return value
 
 
 def emit(result: T, as_json: bool, text: Callable[[T], str]) -> None:

@@ -1,5 +1,5 @@
 """Output shared by the verdict commands: the result on stdout, and the exit status the contract
-fixes (0 yes, 1 no; input errors exit 2 through MtgkbError)."""
+fixes (0 yes, 1 no, 3 cannot tell; input errors exit 2 through MtgkbError)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,18 @@ from typing import TypeVar
 import click
 
 from mtgkb.cli.output import emit
-from mtgkb.reasoning.verdict import Verdict
+from mtgkb.reasoning.contract import EXIT_STATUS, Verdict
 
 V = TypeVar("V", bound=Verdict)
 
 
 def emit_verdict(verdict: V, as_json: bool, text: Callable[[V], str]) -> None:
     emit(verdict, as_json, text)
-    if not verdict.answer:
-        raise click.exceptions.Exit(1)
+    exit_for(verdict)
+
+
+def exit_for(verdict: Verdict) -> None:
+    """Exit with the status of the verdict's answer: 0 yes, 1 no, 3 cannot tell."""
+    status = EXIT_STATUS[verdict.answer]
+    if status:
+        raise click.exceptions.Exit(status)

@@ -9,7 +9,7 @@ import click
 
 from mtgkb.cli import cli, completion, json_option, progress_reporter
 from mtgkb.cli.output import emit
-from mtgkb.cli.verdict_output import emit_verdict
+from mtgkb.cli.verdict_output import emit_verdict, exit_for
 from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS
 
 _STEP_HELP = "The step or main phase, e.g. declare-blockers, precombat-main (instead of a file)."
@@ -146,8 +146,7 @@ def _emit(
         from mtgkb.reasoning.verdict_rdf import verdict_turtle
 
         click.echo(verdict_turtle(kb, verdict, situation), nl=False)
-        if not verdict.answer:
-            raise click.exceptions.Exit(1)
+        exit_for(verdict)
         return
     emit_verdict(verdict, as_json or output_format == "json", text)
 
@@ -174,7 +173,8 @@ def can_activate(
     """Can CARD's ability (ninjutsu, commander ninjutsu, granted ninjutsu) be activated now?
 
     Answers yes or no with one check per requirement, each with its rules, the cost (with
-    reductions), the creatures it could return and what follows. Exit 0 yes, 1 no, 2 bad input.
+    reductions), the creatures it could return and what follows. Exit 0 yes, 1 no, 2 bad input,
+    3 cannot tell (CANNOT TELL: a requirement, or the card's ability, is not modelled).
 
     \b
     Examples:
@@ -185,7 +185,7 @@ def can_activate(
           --step combat-damage --unblocked token:Goblin --json
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.questions import can_activate as run
+    from mtgkb.reasoning.actions.questions import can_activate as run
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, card, situation)
@@ -208,7 +208,8 @@ def can_cast(
     """Can CARD be cast now, and for what? Timing by card type (instant or flash, else sorcery
     timing), sneak, web-slinging, split second on the stack and commander tax.
 
-    Without --via the answer is for the cheapest way that works. Exit 0 yes, 1 no, 2 bad input.
+    Without --via the answer is for the cheapest way that works. Exit 0 yes, 1 no, 2 bad input,
+    3 cannot tell (CANNOT TELL: a requirement is not modelled).
 
     \b
     Examples:
@@ -218,7 +219,7 @@ def can_cast(
           --step precombat-main --json
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.questions import can_cast as run
+    from mtgkb.reasoning.actions.questions import can_cast as run
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, card, situation)
@@ -234,7 +235,8 @@ def can_cast(
 def options_command(player: str | None, as_json: bool, output_format: str | None, **situation: Any) -> None:
     """Every ninjutsu-family activation or cast a player can make now, with cost and candidates.
 
-    Exit 0 when there is at least one, 1 when there is none, 2 on bad input.
+    Exit 0 when there is at least one, 1 when there is none, 2 on bad input, 3 when there is none
+    but some way cannot be told (a requirement is not modelled).
 
     \b
     Examples:
@@ -242,7 +244,7 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
       mtgkb options --situation combat.yaml --player me --json
     """
     from mtgkb.app import open_kb
-    from mtgkb.reasoning.questions import options as run
+    from mtgkb.reasoning.actions.questions import options as run
 
     kb = open_kb(progress_reporter())
     game = _situation(kb, None, situation)
@@ -266,6 +268,6 @@ def timing(card: str, as_json: bool) -> None:
     """
     from mtgkb.app import open_kb
     from mtgkb.cli.render.verdict_reports import render_timing
-    from mtgkb.reasoning.timing_report import timing_report
+    from mtgkb.reasoning.actions.timing import timing_report
 
     emit(timing_report(open_kb(progress_reporter()), card), as_json, render_timing)

@@ -242,8 +242,8 @@ def partners_view(kb: KnowledgeBase, request: ViewRequest | None = None) -> tupl
     import networkx as nx
 
     from mtgkb.lookups.common import rule_number
-    from mtgkb.reasoning.commander_model import load_cards
-    from mtgkb.reasoning.commanders import card_identity
+    from mtgkb.reasoning.commanders.model import load_cards
+    from mtgkb.reasoning.commanders.verdict import card_identity
 
     rows = kb.select(library_query("view-partner-pairs"))
     edges: dict[tuple[str, str], dict[str, Any]] = {}

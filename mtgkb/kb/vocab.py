@@ -56,7 +56,7 @@ grantedInZone grantedToCardType grantedOnlyToYours costReduction costIncrease
 Outcome hasOutcome onlyWhen
 Situation Player GameObject currentStep activePlayer priorityPlayer hasPlayer hasObject inZone owner
 controller representsCard isToken isTapped attacks blockedStatus isCommander stackIndex availableMana
-castsFromCommandZone Verdict Check aboutSituation answer hasCheck evaluates holds because
+castsFromCommandZone Verdict Check aboutSituation answer hasCheck evaluates holds because cannotTell
 """
 
 

@@ -14,25 +14,6 @@ from mtgkb.lookups.common import rule_number
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
-#: The requires* properties a requirement (or a timing it names) may carry, as evaluated by patterns.
-REQUIRES = (
-    V.requiresZone,
-    V.requiresStep,
-    V.requiresStepProperty,
-    V.requiresActivePlayer,
-    V.requiresPriority,
-    V.requiresEmptyStack,
-    V.requiresCardType,
-    V.requiresNotCardType,
-    V.requiresSupertype,
-    V.requiresSubtype,
-    V.requiresControlByYou,
-    V.requiresAttacking,
-    V.requiresBlockedStatus,
-    V.requiresTapped,
-    V.requiresCommander,
-)
-
 
 class Term(NamedTuple):
     """A value as the store holds it: ``sparql`` to write it into a query, ``value`` for Python."""

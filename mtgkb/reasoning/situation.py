@@ -169,6 +169,14 @@ class _Reader:
         self.objects: list[GameObject] = []
         self.names: dict[str, str] = {}  # card IRI -> display name
 
+    def _cr(self, concept: str) -> str:
+        """ "CR 509.1h": the rules ``concept:<concept>`` cites, for a message that names them."""
+        from mtgkb.reasoning.contract import rule_order
+        from mtgkb.reasoning.knowledge import read_rules
+
+        numbers = sorted(read_rules(self.kb).node(mint("concept", concept)).cites, key=rule_order)
+        return "CR " + ", ".join(numbers)
+
     def read(self) -> Situation:
         data = self.data
         _closed(data, _TOP_FIELDS, "")
@@ -390,7 +398,8 @@ class _Reader:
         if item.get("blocked_by") and item.get("blocked") is False:
             raise SituationError(
                 f"{where}.blocked",
-                "an attacker with blockers declared for it is blocked (CR 509.1h); say blocked: true",
+                f"an attacker with blockers declared for it is blocked "
+                f"({self._cr('blocked-once-blockers-declared')}); say blocked: true",
             )
         obj.blocked = {True: V.Blocked, False: V.Unblocked}.get(item.get("blocked"))  # type: ignore[arg-type]
         self.objects.append(obj)
@@ -420,7 +429,7 @@ class _Reader:
                 raise SituationError(
                     field_path(f"{where}.commander_casts", name),
                     f"{count:,} casts from the command zone; a game sees at most {MAX_COMMANDER_CASTS:,} "
-                    f"(each costs {{2}} more than the last, CR 903.8)",
+                    f"(each costs {{2}} more than the last, {self._cr('commander-tax-grows')})",
                 )
             card = cards[name][0]
             mine = [o for o in self.objects if o.card == card and o.owner == player]
@@ -494,7 +503,7 @@ class _Reader:
                 raise SituationError(
                     f"{where}.attacking",
                     f"{cut(obj.name)} is controlled by {cut(obj.controller)}, but only the active player "
-                    f"({cut(turn)}) attacks (CR 506.2)",
+                    f"({cut(turn)}) attacks ({self._cr('active-player-attacks')})",
                 )
             obj.attacking = self._attack_target(obj.attacking, f"{where}.attacking", obj, players)
             if step.blocked_status_decided:
@@ -508,7 +517,8 @@ class _Reader:
                 raise SituationError(
                     f"{where}.blocked",
                     f"blockers are not declared yet in the {step.label}"
-                    ", so no attacker is blocked or unblocked (CR 509.1h); leave 'blocked' out",
+                    ", so no attacker is blocked or unblocked "
+                    f"({self._cr('blocked-once-blockers-declared')}); leave 'blocked' out",
                 )
             else:
                 obj.blocked = V.BlockedStatusUndecided
@@ -533,7 +543,7 @@ class _Reader:
                     raise SituationError(
                         f"{where}.{kind}",
                         f"{display} is not a {kind}; only a player, a planeswalker or a battle is attacked "
-                        "(CR 506.3)",
+                        f"({self._cr('what-can-be-attacked')})",
                     )
                 for obj in self.objects:
                     if (

@@ -20,7 +20,7 @@ def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | 
     so the verdict dataclass stays plain data)."""
     import pyoxigraph as ox
 
-    from mtgkb.reasoning.actions import prepare
+    from mtgkb.reasoning.actions.ways import prepare
 
     graph = prepare(kb, situation).graph if situation is not None else None
     store = graph.store if graph is not None else ox.Store()
@@ -39,7 +39,10 @@ def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | 
 
     add(node, RDF_TYPE, ox.NamedNode(V.Verdict))
     add(node, RDFS_LABEL, literal(question))
-    add(node, V.answer, literal(verdict.answer))
+    if verdict.answer is None:
+        add(node, V.cannotTell, literal(True))
+    else:
+        add(node, V.answer, literal(verdict.answer))
     if graph is not None:
         add(node, V.aboutSituation, ox.NamedNode(graph.iri))
     for number in verdict.cites:
@@ -49,7 +52,10 @@ def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | 
         add(node, V.hasCheck, ox.NamedNode(check_node))
         add(check_node, RDF_TYPE, ox.NamedNode(V.Check))
         add(check_node, RDFS_LABEL, literal(check.check))
-        add(check_node, V.holds, literal(check.holds))
+        if check.holds is None:
+            add(check_node, V.cannotTell, literal(True))
+        else:
+            add(check_node, V.holds, literal(check.holds))
         add(check_node, V.because, literal(check.because))
         if check.evaluates:
             add(check_node, V.evaluates, ox.NamedNode(check.evaluates))

@@ -1,5 +1,5 @@
 """``mtgkb serve``: the knowledge base over HTTP. A front end beside the CLI, in the top layer: may
-import anything in mtgkb below it, and :func:`mtgkb.cli.output.to_jsonable` so that the API answers
+import anything in mtgkb below it, and :func:`mtgkb.core.jsonable.to_jsonable` so that the API answers
 with the JSON ``--json`` prints; only ``mtgkb.cli.serve`` imports it.
 
 - :mod:`mtgkb.serve.app`: the Starlette application and its routes;

@@ -15,9 +15,10 @@
 | ``POST /api/copy?card=&target=`` | ``mtgkb copy CARD --target TARGET [--situation FILE]`` |
 
 A POST's body is the situation, JSON or YAML, exactly as ``--situation FILE`` reads it. A verdict
-that says no is still 200 (its ``answer`` is false); a name that matches nothing is 404 with
-``suggestions``, other mistakes 400, each as the JSON error object of ``--json``. The explorer page
-also reads ``/api/names?q=``, ``/api/graph?node=`` and ``/api/node?node=``.
+that says no is still 200 (its ``answer`` is false), and so is one that cannot tell (its ``answer``
+is null, a check with ``holds`` null says what is not modelled: the CLI's exit status 3); a name
+that matches nothing is 404 with ``suggestions``, other mistakes 400, each as the JSON error object
+of ``--json``. The explorer page also reads ``/api/names?q=``, ``/api/graph?node=`` and ``/api/node?node=``.
 """
 
 from __future__ import annotations

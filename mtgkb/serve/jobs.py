@@ -199,8 +199,8 @@ def _results_format(chosen: ResultFormat) -> Any:
 
 def api_reply(kb: KnowledgeBase, payload: dict[str, Any], limits: Limits) -> Reply:
     """Call the library function behind ``payload["call"]`` and answer with the JSON that the CLI's
-    ``--json`` prints for the same result (mtgkb.cli.output.to_jsonable)."""
-    from mtgkb.cli.output import to_jsonable
+    ``--json`` prints for the same result (mtgkb.core.jsonable.to_jsonable)."""
+    from mtgkb.core.jsonable import to_jsonable
 
     call = API_CALLS.get(payload["call"])
     if call is None:
@@ -249,19 +249,19 @@ def _search(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
 
 
 def _timing(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.timing_report import timing_report
+    from mtgkb.reasoning.actions.timing import timing_report
 
     return timing_report(kb, args["card"])
 
 
 def _partners(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.partner_graph import partners_report
+    from mtgkb.reasoning.commanders.partner_graph import partners_report
 
     return partners_report(kb, args["card"], args.get("limit"))
 
 
 def _commanders(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.commanders import commanders_verdict
+    from mtgkb.reasoning.commanders.verdict import commanders_verdict
 
     names = args.get("cards") or []
     if not names or any(not name.strip() for name in names):
@@ -270,30 +270,30 @@ def _commanders(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
 
 
 def _can_activate(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.questions import can_activate
+    from mtgkb.reasoning.actions.questions import can_activate
 
     return can_activate(kb, _situation(args), args["card"], args.get("ability"), args.get("player"))
 
 
 def _can_cast(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.questions import can_cast
+    from mtgkb.reasoning.actions.questions import can_cast
 
     return can_cast(kb, _situation(args), args["card"], args.get("via"), args.get("player"))
 
 
 def _options(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.questions import options
+    from mtgkb.reasoning.actions.questions import options
 
     return options(kb, _situation(args), args.get("player"))
 
 
 def _copy(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.reasoning.copy import copy_verdict
+    from mtgkb.reasoning.copy.verdict import copy_verdict
 
     game = None
     situation = _situation(args, required=False)
     if situation is not None:
-        from mtgkb.reasoning.copy_situation import read_copy_situation
+        from mtgkb.reasoning.copy.situation import read_copy_situation
 
         game = read_copy_situation(kb, situation)
     return copy_verdict(kb, args["card"], args["target"], game)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from mtgkb.cli.render.verdicts import WIDTH, cites_line, verdict_lines
 
 if TYPE_CHECKING:
-    from mtgkb.reasoning.copy import CopiedObject, CopyVerdict
+    from mtgkb.reasoning.copy.verdict import CopiedObject, CopyVerdict
 
 
 def render_copy(verdict: CopyVerdict) -> str:

@@ -6,12 +6,12 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from mtgkb.cli.render.verdicts import WIDTH, cites_line, verdict_lines
-from mtgkb.reasoning.verdict import possessive
+from mtgkb.reasoning.contract import answer_word, possessive
 
 if TYPE_CHECKING:
-    from mtgkb.reasoning.actions import ActionVerdict
-    from mtgkb.reasoning.questions import OptionsVerdict
-    from mtgkb.reasoning.timing_report import TimingReport
+    from mtgkb.reasoning.actions.questions import OptionsVerdict
+    from mtgkb.reasoning.actions.timing import TimingReport
+    from mtgkb.reasoning.actions.ways import ActionVerdict
 
 
 def render_action(verdict: ActionVerdict) -> str:
@@ -50,7 +50,7 @@ def render_action(verdict: ActionVerdict) -> str:
         lines += ["", "Other ways:"]
         for way in verdict.alternatives:
             lines.append(
-                f"  {way.ability}: {'yes' if way.answer else 'no'}" + (f", {way.cost}" if way.cost else "")
+                f"  {way.ability}: {answer_word(way.answer).lower()}" + (f", {way.cost}" if way.cost else "")
             )
     lines += ["", cites_line(verdict)]
     return "\n".join(lines)

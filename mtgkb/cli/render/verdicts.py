@@ -6,17 +6,19 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from mtgkb.reasoning.contract import answer_word
+
 if TYPE_CHECKING:
-    from mtgkb.reasoning.verdict import Verdict
+    from mtgkb.reasoning.contract import Verdict
 
 WIDTH = 100
 
 
 def verdict_lines(verdict: Verdict, question: str) -> list[str]:
     """``question`` ("Can Ninja of the Deep Hours be activated now?") answered, with its checks."""
-    lines = [f"{question} {'YES' if verdict.answer else 'NO'}", ""]
+    lines = [f"{question} {answer_word(verdict.answer)}", ""]
     for check in verdict.checks:
-        mark = "ok " if check.holds else "NO "
+        mark = {True: "ok ", False: "NO ", None: "?? "}[check.holds]
         cites = f"  [CR {', '.join(check.cites)}]" if check.cites else ""
         lines.append(f"  {mark} {check.check}{cites}")
         lines += textwrap.wrap(check.because, WIDTH, initial_indent=" " * 7, subsequent_indent=" " * 7)

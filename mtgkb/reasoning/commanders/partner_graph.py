@@ -17,9 +17,16 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
-from mtgkb.reasoning.commander_model import DESIGNATION, CardFacts, Model, load_cards, load_model, wubrg
-from mtgkb.reasoning.commanders import card_identity, is_legal_pair, unmet
-from mtgkb.reasoning.verdict import rule_order
+from mtgkb.reasoning.commanders.model import (
+    DESIGNATION,
+    CommanderCardFacts,
+    Model,
+    load_cards,
+    load_model,
+    wubrg,
+)
+from mtgkb.reasoning.commanders.verdict import PARTNER_NEEDED, card_identity, is_legal_pair, unmet
+from mtgkb.reasoning.contract import rule_order
 
 if TYPE_CHECKING:
     import networkx
@@ -39,7 +46,7 @@ class PartnerEdge:
 
 @dataclass
 class PartnerNetwork:
-    cards: dict[str, CardFacts]
+    cards: dict[str, CommanderCardFacts]
     edges: list[PartnerEdge]
     model: Model
 
@@ -139,12 +146,12 @@ def read_network(kb: KnowledgeBase) -> PartnerNetwork:
     return PartnerNetwork(cards, legal_pairs(model, cards), model)
 
 
-def legal_pairs(model: Model, cards: dict[str, CardFacts]) -> list[PartnerEdge]:
-    by_mechanic: dict[str, list[CardFacts]] = {}
+def legal_pairs(model: Model, cards: dict[str, CommanderCardFacts]) -> list[PartnerEdge]:
+    by_mechanic: dict[str, list[CommanderCardFacts]] = {}
     for card in cards.values():
         for ability in card.partner_abilities(model):
             by_mechanic.setdefault(ability.mechanic, []).append(card)  # type: ignore[arg-type]
-    meeting: dict[str, list[CardFacts]] = {
+    meeting: dict[str, list[CommanderCardFacts]] = {
         iri: [card for card in cards.values() if not unmet(model, card, requirement)]
         for iri, requirement in model.requirements.items()
         if any(m.candidate == iri for m in model.mechanics.values())
@@ -295,12 +302,12 @@ def derive_pairs(kb: KnowledgeBase) -> str:
     return stream.getvalue()
 
 
-def _explain_no_partners(model: Model, card: CardFacts) -> None:
+def _explain_no_partners(model: Model, card: CommanderCardFacts) -> None:
     abilities = card.partner_abilities(model)
     if not abilities:
         raise MtgkbError(
             f"{card.name} has no partner ability and is no partner ability's candidate, so it can only "
-            "be a commander on its own (CR 702.124a, 903.3)",
+            f"be a commander on its own (CR {', '.join(model.cites_of(PARTNER_NEEDED))})",
             f"ask 'mtgkb commanders \"{card.name}\"' whether it can be a commander at all",
         )
     # It has a partner ability but nothing in the knowledge base pairs with it: an empty answer.

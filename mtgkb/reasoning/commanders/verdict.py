@@ -3,7 +3,7 @@
 (702.124a, 702.124g), a partner ability that accepts the other card on its own terms (702.124f-m),
 and the combined colour identity (702.124c, 903.4).
 
-The rules come from the graph (:mod:`mtgkb.reasoning.commander_model`): which requirements make a card
+The rules come from the graph (:mod:`mtgkb.reasoning.commanders.model`): which requirements make a card
 a commander, each partner mechanic's pairing rule and candidate requirement. The evaluation below
 knows the five pairing rules of the ontology and nothing about particular mechanics or cards.
 """
@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
-from mtgkb.reasoning.commander_model import (
+from mtgkb.reasoning.commanders.model import (
     _SYMBOL,
     Ability,
-    CardFacts,
+    CommanderCardFacts,
     Consequence,
     Model,
     Requirement,
@@ -27,12 +28,27 @@ from mtgkb.reasoning.commander_model import (
     without_reminders,
     wubrg,
 )
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, rule_order
+from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, rule_order
+from mtgkb.reasoning.requirements.registry import not_modelled_phrase
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
-_TWO = ["702.124a", "702.124g"]
+# The rules concepts whose citations the checks that are no requirement carry
+# (data/concepts/commander-checks.ttl, data/concepts/actions.ttl, data/commander.ttl).
+AT_MOST_TWO = mint("concept", "at-most-two-commanders")
+TWO_DIFFERENT_CARDS = mint("concept", "two-different-cards")
+SECOND_COMMANDER = mint("concept", "second-commander")
+PARTNER_NEEDED = mint("concept", "partner-needed")
+ONE_PARTNER_ABILITY = mint("concept", "one-partner-ability-used")
+NO_COMBINING = mint("concept", "partner-abilities-do-not-combine")
+COLOR_IDENTITY = mint("concept", "color-identity")
+COMBINED_IDENTITY = mint("concept", "combined-color-identity")
+PHYREXIAN = mint("concept", "phyrexian-mana")
+HYBRID = mint("concept", "hybrid-mana")
+REMINDER_TEXT = mint("concept", "color-identity-reminder-text")
+COLOR_INDICATOR = mint("concept", "color-indicator")
+BACK_FACE = mint("concept", "color-identity-back-face")
 
 
 @dataclass
@@ -70,7 +86,7 @@ def commanders_verdict(kb: KnowledgeBase, names: list[str]) -> CommandersVerdict
     return judge(load_model(kb), [facts[m.iri] for m in matches])
 
 
-def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
+def judge(model: Model, cards: list[CommanderCardFacts]) -> CommandersVerdict:
     """The verdict on ``cards`` as commanders, evaluated against ``model``."""
     checks: list[Check] = []
     pairing: Pairing | None = None
@@ -81,7 +97,7 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
                 False,
                 f"{len(cards)} cards were named; a deck has one commander, or two through a partner "
                 "ability, and no partner ability or combination of them ever allows more than two.",
-                _numbers(["903.3"], _TWO),
+                model.cites_of(AT_MOST_TWO),
             )
         )
         checks += [eligibility_check(model, card, None, None) for card in cards]
@@ -100,7 +116,7 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
                     False,
                     f"{first.name} was named twice; apart from basic lands a Commander deck holds one card "
                     "of each English name, commanders included.",
-                    ["903.5b"],
+                    model.cites_of(TWO_DIFFERENT_CARDS),
                 )
             )
         checks.append(
@@ -108,7 +124,7 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
         )
     else:
         checks.append(eligibility_check(model, cards[0], None, None))
-    identity_check, identity = color_identity_check(cards)
+    identity_check, identity = color_identity_check(model, cards)
     checks.append(identity_check)
     answer = decide(checks)
     via = pairing.mechanic if answer and pairing else None
@@ -133,7 +149,7 @@ def judge(model: Model, cards: list[CardFacts]) -> CommandersVerdict:
     )
 
 
-def is_legal_pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing | None:
+def is_legal_pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) -> Pairing | None:
     """The pairing when ``first`` and ``second`` can be a deck's two commanders, else None."""
     if first.iri == second.iri:
         return None
@@ -150,7 +166,7 @@ def is_legal_pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing 
 # Requirements
 
 
-def unmet(model: Model, card: CardFacts, requirement: Requirement) -> list[str]:
+def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> list[str]:
     """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it."""
     missing = [f"not {s.lower()}" for s in requirement.supertypes if s not in card.supertypes]
     missing += [f"not a {t.lower()} card" for t in requirement.card_types if t not in card.types]
@@ -176,7 +192,7 @@ def unmet(model: Model, card: CardFacts, requirement: Requirement) -> list[str]:
     return missing
 
 
-def _type_phrase(card: CardFacts) -> str:
+def _type_phrase(card: CommanderCardFacts) -> str:
     words = [*card.supertypes, *card.types]
     phrase = " ".join(words).lower() or "card"
     if card.subtypes:
@@ -185,26 +201,33 @@ def _type_phrase(card: CardFacts) -> str:
 
 
 def eligibility_check(
-    model: Model, card: CardFacts, other: CardFacts | None, pairing: Pairing | None
+    model: Model, card: CommanderCardFacts, other: CommanderCardFacts | None, pairing: Pairing | None
 ) -> Check:
     """May ``card`` be a commander: on its own (any requirement of 903.3), or as what the other
     commander's partner ability accepts (a Background beside choose a Background, 702.124k)."""
     title = f"{card.name} can be a commander"
+    unknown: Check | None = None
     for requirement in model.eligibility:
         if not unmet(model, card, requirement):
-            return Check(
+            because = f"{card.name} is {requirement.label[0].lower()}{requirement.label[1:]}."
+            if not requirement.unmodelled:
+                return Check(title, True, because, requirement.cites)
+            # What is modelled holds; what is not is no yes. Another kind may still say yes outright.
+            unknown = unknown or Check(
                 title,
-                True,
-                f"{card.name} is {requirement.label[0].lower()}{requirement.label[1:]}.",
+                None,
+                f"{because[:-1]}, as far as modelled; {not_modelled_phrase(requirement.unmodelled)}.",
                 requirement.cites,
             )
+    if unknown is not None:
+        return unknown
     if other is not None:
         for ability in other.partner_abilities(model):
             mechanic = model.mechanics[ability.mechanic]  # type: ignore[index]
             candidate = model.requirements.get(mechanic.candidate or "")
             if candidate and not unmet(model, card, candidate):
                 used = pairing is not None and pairing.mechanic == mechanic.iri and pairing.owner == other.iri
-                cites = _numbers(["903.3"], candidate.cites)
+                cites = _numbers(model.cites_of(SECOND_COMMANDER), candidate.cites)
                 if used:
                     return Check(
                         title,
@@ -242,7 +265,7 @@ def eligibility_check(
 # Pairing
 
 
-def pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing:
+def pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) -> Pairing:
     """Whether a partner ability of either card accepts the other, each on its own terms."""
     attempts: list[Pairing] = []
     for owner, other in ((first, second), (second, first)):
@@ -259,14 +282,14 @@ def pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing:
                 f" {names} {'has' if len(several) == 1 else 'have'} more than one partner ability; "
                 f"only the {model.mechanics[chosen.mechanic].label} one is used."  # type: ignore[index]
             )
-            chosen.cites = _numbers(chosen.cites, ["702.124g"])
+            chosen.cites = _numbers(chosen.cites, model.cites_of(ONE_PARTNER_ABILITY))
         return chosen
     if not attempts:
         return Pairing(
             False,
             f"Neither {first.name} nor {second.name} has a partner ability, and only a partner ability "
             "lets a deck have two commanders.",
-            ["702.124a", "903.3"],
+            model.cites_of(PARTNER_NEEDED),
         )
     cites = _numbers(*(a.cites for a in attempts))
     kinds = {
@@ -277,11 +300,11 @@ def pair(model: Model, first: CardFacts, second: CardFacts) -> Pairing:
     because = " ".join(dict.fromkeys(a.because for a in attempts))
     if first.partner_abilities(model) and second.partner_abilities(model) and len(kinds) > 1:
         because += " Different partner abilities never combine."
-        cites = _numbers(cites, ["702.124f"])
+        cites = _numbers(cites, model.cites_of(NO_COMBINING))
     return Pairing(False, because, cites)
 
 
-def _every_type(model: Model, card: CardFacts) -> list[Ability]:
+def _every_type(model: Model, card: CommanderCardFacts) -> list[Ability]:
     return [
         a
         for a in card.abilities
@@ -289,11 +312,11 @@ def _every_type(model: Model, card: CardFacts) -> list[Ability]:
     ]
 
 
-def _same_mechanic(model: Model, ability: Ability, other: CardFacts) -> list[Ability]:
+def _same_mechanic(model: Model, ability: Ability, other: CommanderCardFacts) -> list[Ability]:
     return [a for a in other.partner_abilities(model) if a.mechanic == ability.mechanic]
 
 
-def accepts(model: Model, owner: CardFacts, ability: Ability, other: CardFacts) -> Pairing:
+def accepts(model: Model, owner: CommanderCardFacts, ability: Ability, other: CommanderCardFacts) -> Pairing:
     """Does ``owner``'s partner ``ability`` accept ``other`` as the second commander?"""
     mechanic = model.mechanics[ability.mechanic]  # type: ignore[index]
     rule = mechanic.pairing_rule
@@ -349,8 +372,9 @@ def accepts(model: Model, owner: CardFacts, ability: Ability, other: CardFacts) 
 # Colour identity
 
 
-def card_identity(card: CardFacts) -> tuple[list[str], list[str], list[str]]:
-    """(colour identity, what contributed to it in words, extra rules cited) of one card (903.4).
+def card_identity(card: CommanderCardFacts) -> tuple[list[str], list[str], list[str]]:
+    """(colour identity, what contributed to it in words, the rules concepts those rest on) of one
+    card (903.4).
 
     Mana symbols in the costs and rules text of every face, reminder text left out, plus each face's
     colours (a colour indicator), plus the identity the card data states (a characteristic-defining
@@ -364,21 +388,21 @@ def card_identity(card: CardFacts) -> tuple[list[str], list[str], list[str]]:
     symbols = " ".join(c for c in (*costs, *(without_reminders(t) for t in texts)) if c)
     if any("/" in s and s.split("/")[-1] == "P" for s in _symbols(symbols)):
         notes.append("a Phyrexian mana symbol counts as its colour")
-        cites.append("107.4f")
+        cites.append(PHYREXIAN)
     if any("/" in s and s.split("/")[-1] != "P" for s in _symbols(symbols)):
         notes.append("a hybrid mana symbol counts as both halves' colours")
-        cites.append("107.4e")
+        cites.append(HYBRID)
     removed = symbol_colors(" ".join(t for t in texts if t)) - colors
     if removed:
         notes.append("mana symbols in reminder text do not count")
-        cites.append("903.4c")
+        cites.append(REMINDER_TEXT)
     for face in card.faces:
         indicated = set(face.colors) - symbol_colors(face.mana_cost)
         if indicated and not face.mana_cost:
             notes.append(
                 f"the colour indicator of {face.type_line or 'a face'} adds {' '.join(wubrg(indicated))}"
             )
-            cites.append("204.2")
+            cites.append(COLOR_INDICATOR)
         colors |= set(face.colors)
     if card.faces:
         front = card.faces[0]
@@ -393,7 +417,7 @@ def card_identity(card: CardFacts) -> tuple[list[str], list[str], list[str]]:
         )
         if back - front_colors:
             notes.append(f"the back face adds {' '.join(wubrg(back - front_colors))}")
-            cites.append("903.4d")
+            cites.append(BACK_FACE)
     colors |= set(card.colors)
     stated = set(card.stored_identity) - colors
     if stated:
@@ -406,18 +430,19 @@ def _symbols(text: str) -> list[str]:
     return [s.upper() for s in _SYMBOL.findall(text)]
 
 
-def color_identity_check(cards: list[CardFacts]) -> tuple[Check, list[str]]:
+def color_identity_check(model: Model, cards: list[CommanderCardFacts]) -> tuple[Check, list[str]]:
     combined: set[str] = set()
     parts: list[str] = []
-    cites = ["903.4"]
+    concepts = [COLOR_IDENTITY]
     for card in cards:
         identity, notes, extra = card_identity(card)
         combined |= set(identity)
         shown = " ".join(identity) or "colourless"
         parts.append(f"{card.name}: {shown}" + (f" ({'; '.join(notes)})" if notes else ""))
-        cites += extra
+        concepts += extra
     if len(cards) == 2:
-        cites.append("702.124c")
+        concepts.append(COMBINED_IDENTITY)
+    cites = [n for c in concepts for n in model.cites_of(c)]
     identity = wubrg(combined)
     shown = " ".join(identity) or "colourless"
     label = "combined colour identity" if len(cards) > 1 else "colour identity"

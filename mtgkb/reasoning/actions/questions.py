@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.vocab import V
-from mtgkb.reasoning.actions import (
+from mtgkb.reasoning.actions.ways import (
+    ABILITY_TO_ACTIVATE,
     CASTING,
     ActionVerdict,
     Candidate,
@@ -17,12 +18,13 @@ from mtgkb.reasoning.actions import (
     ability_ways,
     best_of,
     check_ability_name,
+    concept_cites,
     evaluate_way,
     prepare,
     source_object,
 )
+from mtgkb.reasoning.contract import Check, Verdict, all_cites
 from mtgkb.reasoning.situation_text import listed
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -102,7 +104,9 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
         for way in ways:
             verdict = evaluate_way(context, obj, actor, way)
             label = f"{obj.name}: {verdict.ability or way.slug}"
-            failing = [c for c in verdict.checks if not c.holds]
+            failing = [c for c in verdict.checks if c.holds is False] or [
+                c for c in verdict.checks if c.holds is None
+            ]
             because = (
                 "possible" + (f" for {verdict.cost}" if verdict.cost else "")
                 if verdict.answer
@@ -121,8 +125,10 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
                         verdict.cites,
                     )
                 )
+    # No option found, but some way cannot be told: the player may still have one.
+    unknown = any(c.holds is None for c in checks)
     return OptionsVerdict(
-        answer=bool(found),
+        answer=True if found else None if unknown else False,
         checks=checks,
         cites=all_cites(checks, *(o.cites for o in found)),
         player=actor,
@@ -132,14 +138,17 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
 
 
 def _no_ability(context: Context, source, actor: str) -> ActionVerdict:
-    """A "no": the card has no ability of that kind of its own, and nothing grants it one here."""
+    """Cannot tell: the card has no ability of the kinds modelled, and nothing grants it one here; it
+    may still have an activated ability the knowledge base does not model, so this is no "no"."""
     because = (
-        f"{source.name} has no activated ability of the kinds modelled here (ninjutsu and its family), "
-        "and nothing in the situation gives it one"
+        f"cannot tell: {source.name} has no activated ability of the kinds modelled here (ninjutsu and "
+        "its family), and nothing in the situation gives it one; any other activated ability it has "
+        "is not modelled"
     )
-    check = Check(f"{source.name} has an ability to activate", False, because, ["602.1", "113.3b"])
+    cites = concept_cites(context.rules, ABILITY_TO_ACTIVATE)
+    check = Check(f"{source.name} has an ability to activate", None, because, cites, ABILITY_TO_ACTIVATE)
     return ActionVerdict(
-        answer=False,
+        answer=None,
         checks=[check],
         cites=all_cites([check]),
         question=f"Can an ability of {source.name} be activated now?",

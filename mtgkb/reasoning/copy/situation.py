@@ -59,14 +59,14 @@ class SituationObject:
 
 
 @dataclass
-class Situation:
+class CopySituation:
     objects: list[SituationObject]
 
     def is_commander(self, obj: SituationObject) -> bool:
         return obj.commander and obj.token is None
 
 
-def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
+def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> CopySituation:
     """Check ``data`` with the shared reader (its copy fields aside) and return its objects."""
     data = checked_values(data)  # a copy: the copy fields are taken out of it
     extras = _take_copy_fields(data)
@@ -95,7 +95,7 @@ def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> Situation:
                 | ({"types": obj.types} if obj.token else {}),
             )
         )
-    return Situation(objects)
+    return CopySituation(objects)
 
 
 def _battlefields(data: dict[str, Any]):

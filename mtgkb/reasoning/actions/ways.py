@@ -13,17 +13,35 @@ from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana
-from mtgkb.reasoning.evaluate import evaluate, holds_for
+from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
-from mtgkb.reasoning.knowledge import Node, read_cards, read_rules
+from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
+from mtgkb.reasoning.requirements.evaluate import evaluate, holds_for
 from mtgkb.reasoning.situation import GameObject, SituationError, read_situation, resolve_card, zone_iri
-from mtgkb.reasoning.verdict import Check, Verdict, all_cites, decide, possessive
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
 CASTING = mint("mechanic", "casting")
+
+# The rules concepts whose citations the checks shared by every action carry (data/concepts/actions.ttl).
+ABILITY_TO_ACTIVATE = mint("concept", "activated-ability")
+_STACK_PROHIBITIONS = mint("concept", "stack-prohibitions")
+_PAYING = {V.Cast: mint("concept", "paying-the-cost-of-a-spell")}
+_PAYING_AN_ABILITY = mint("concept", "paying-the-cost-of-an-ability")
+_COST_CHANGE = mint("concept", "cost-reduction")
+_GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
+_HYBRID = mint("concept", "hybrid-mana")
+_PHYREXIAN = mint("concept", "phyrexian-mana")
+_KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
+
+
+def concept_cites(rules: RulesData, concept: str) -> list[str]:
+    """The rules a concept node of the graph cites, in book order: a check's citations are data."""
+    from mtgkb.reasoning.contract import rule_order
+
+    return sorted(rules.node(concept).cites, key=rule_order)
 
 
 @dataclass
@@ -58,7 +76,7 @@ class RulingNote:
 class WayTried:
     ability: str
     via: str
-    answer: bool
+    answer: bool | None
     cost: str | None
 
 
@@ -193,7 +211,9 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
 def best_of(verdicts: list[ActionVerdict]) -> ActionVerdict:
     """The cheapest way that works, or the first way tried when none does; the others listed."""
     working = [v for v in verdicts if v.answer]
-    chosen = min(working, key=lambda v: _mana_value(v.cost)) if working else verdicts[0]
+    # No way works: one that cannot be told beats a no, since it may work.
+    unknown = [v for v in verdicts if v.answer is None]
+    chosen = min(working, key=lambda v: _mana_value(v.cost)) if working else (unknown or verdicts)[0]
     if len(verdicts) > 1:
         chosen.alternatives = [
             WayTried(v.ability or "cast normally", v.via or "", v.answer, v.cost)
@@ -229,15 +249,17 @@ def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
         )
     else:
         because = f"{source.name} has {label}"
-    return Check(f"{source.name} has the ability", True, because, _defining_rules(mechanic), way.mechanic)
+    rules = _defining_rules(context, mechanic)
+    return Check(f"{source.name} has the ability", True, because, rules, way.mechanic)
 
 
-def _defining_rules(mechanic: Node) -> list[str]:
-    """The rules that define the mechanic: its keyword rules (702.x), else all it cites."""
-    from mtgkb.reasoning.verdict import rule_order
+def _defining_rules(context: Context, mechanic: Node) -> list[str]:
+    """The rules that define the mechanic: those of the keyword abilities section, else all it cites."""
+    from mtgkb.reasoning.contract import rule_order
 
     cites = sorted(mechanic.cites, key=rule_order)
-    return [c for c in cites if c.startswith("702.")] or cites
+    sections = tuple(f"{n}." for n in context.rules.node(_KEYWORD_ABILITIES).cites)
+    return [c for c in cites if c.startswith(sections)] or cites
 
 
 def _prohibitions(context: Context, action_kind: str) -> list[Check]:
@@ -264,7 +286,8 @@ def _prohibitions(context: Context, action_kind: str) -> list[Check]:
                     return [Check("Nothing on the stack forbids it", False, because, node.cites, m)]
     names = ", ".join(o.name for o in on_stack)
     because = f"nothing on the stack ({names}) forbids it; {verb} in response is allowed"
-    return [Check("Nothing on the stack forbids it", True, because, ["117.1", "405.1"], None)]
+    cites = concept_cites(rules, _STACK_PROHIBITIONS)
+    return [Check("Nothing on the stack forbids it", True, because, cites, _STACK_PROHIBITIONS)]
 
 
 def _cost(
@@ -284,10 +307,8 @@ def _cost(
         total = mana.parse_cost(mana_part.group(0)) if mana_part else mana.Cost(0, ())
     except ValueError:
         return printed, 0, []
-    notes, cites = (
-        [f"printed cost {printed}"],
-        ["601.2f", "602.2b" if action_kind == V.Activate else "601.2g"],
-    )
+    paying = rules.node(_PAYING.get(action_kind, _PAYING_AN_ABILITY))
+    notes, cites = [f"printed cost {printed}"], concept_cites(rules, paying.iri)
     checks: list[Check] = []
     for rule in rules.counting_rules():
         if zone_iri(source.zone) not in rule.all(V.countsFromZone):
@@ -319,17 +340,19 @@ def _cost(
                 word = "less" if prop == V.costReduction else "more"
                 notes.append(f"{changer.name} makes it cost {amount} {word}")
                 if prop == V.costReduction:
-                    # A discount of generic mana never takes off a coloured symbol (118.7a).
-                    wanted = ["118.7", "118.7a"] if not change.symbols else ["118.7"]
-                    cites += [number for number in wanted if number not in cites]
+                    # A discount of generic mana never takes off a coloured symbol.
+                    concept = _GENERIC_REDUCTION if not change.symbols else _COST_CHANGE
+                    cites += [number for number in concept_cites(rules, concept) if number not in cites]
     cost_text = total.text() + (f", {extra}" if extra else "")
     available = graph.situation.players[player].mana
     if any("/" in s for s in total.symbols):
-        cites += ["107.4e"] if any(not s.endswith("/P") for s in total.symbols if "/" in s) else []
-        cites += ["107.4f"] if any(s.endswith("/P") for s in total.symbols) else []
+        if any(not s.endswith("/P") for s in total.symbols if "/" in s):
+            cites += concept_cites(rules, _HYBRID)
+        if any(s.endswith("/P") for s in total.symbols):
+            cites += concept_cites(rules, _PHYREXIAN)
     if available is None:
         because = "; ".join(notes) + f"; total {cost_text}; no mana was given, so it is taken as payable"
-        checks.append(Check("The cost can be paid", True, because, cites))
+        checks.append(Check("The cost can be paid", True, because, cites, paying.iri))
         return cost_text, 0, checks
     payment = mana.pay(total, mana.parse_available(available))
     life = payment.life
@@ -338,7 +361,7 @@ def _cost(
         because += " which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
     else:
         because += ", which is not enough"
-    checks.append(Check("The cost can be paid", payment.payable, because, cites))
+    checks.append(Check("The cost can be paid", payment.payable, because, cites, paying.iri))
     return cost_text, life, checks
 
 

@@ -1,7 +1,7 @@
 """What the commander verdicts read from the store: the rules model (which cards may lead a deck, each
 partner ability's pairing rule and candidate requirement, what follows from two commanders) and the
 facts of the cards asked about. Both are plain dataclasses so the evaluation in
-:mod:`mtgkb.reasoning.commanders` is pure and can run over one pair or the whole pool."""
+:mod:`mtgkb.reasoning.commanders.verdict` is pure and can run over one pair or the whole pool."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
-from mtgkb.reasoning.verdict import rule_order
+from mtgkb.reasoning.contract import rule_order
+from mtgkb.reasoning.requirements.registry import unmodelled
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -39,6 +40,7 @@ class Requirement:
     power_toughness_box: bool = False
     abilities: list[str] = field(default_factory=list)  # mechanic IRIs
     cites: list[str] = field(default_factory=list)
+    unmodelled: list[str] = field(default_factory=list)  # requirement properties with no evaluator here
 
 
 @dataclass
@@ -70,6 +72,11 @@ class Model:
     requirements: dict[str, Requirement]
     mechanics: dict[str, Mechanic]
     consequences: dict[str, list[Consequence]]  # by mechanic IRI
+    concepts: dict[str, list[str]] = field(default_factory=dict)  # rules concept IRI -> rules it cites
+
+    def cites_of(self, concept: str) -> list[str]:
+        """The rules a concept node cites: a check's citations come from the graph."""
+        return self.concepts.get(concept, [])
 
     def ancestry(self, mechanic: str) -> list[str]:
         """``mechanic`` and every mechanic it is a variant of, nearest first."""
@@ -122,7 +129,7 @@ class Face:
 
 
 @dataclass
-class CardFacts:
+class CommanderCardFacts:
     iri: str
     name: str
     supertypes: list[str]
@@ -197,6 +204,7 @@ def load_model(kb: KnowledgeBase) -> Model:
             power_toughness_box=bool(_first(node, V.requiresPowerToughnessBox)),
             abilities=node.get(V.requiresAbility, []),
             cites=_cites(node),
+            unmodelled=unmodelled(node, "commanders"),
         )
         for iri, node in nodes.items()
         if V.Requirement in node.get(RDF_TYPE, [])
@@ -227,10 +235,11 @@ def load_model(kb: KnowledgeBase) -> Model:
         (requirements[iri] for iri in designation.get(V.alternativeRequirement, [])),
         key=lambda r: (bool(r.abilities), r.power_toughness_box, len(r.subtypes), r.iri),
     )
-    return Model(eligibility, _cites(designation), requirements, mechanics, consequences)
+    concepts = {iri: _cites(node) for iri, node in nodes.items() if V.RulesConcept in node.get(RDF_TYPE, [])}
+    return Model(eligibility, _cites(designation), requirements, mechanics, consequences, concepts)
 
 
-def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CardFacts]:
+def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CommanderCardFacts]:
     """The facts of the cards ``iris`` that a commander verdict needs, by IRI."""
     if not iris:
         return {}
@@ -242,7 +251,7 @@ def load_cards(kb: KnowledgeBase, iris: list[str]) -> dict[str, CardFacts]:
     }
 
 
-def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CardFacts:
+def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CommanderCardFacts:
     node = nodes[iri]
     faces = sorted(
         (
@@ -283,7 +292,7 @@ def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CardFacts:
         front = parse_type_line(faces[0].type_line)
         supertypes, types, subtypes = list(front.supertypes), list(front.types), list(front.subtypes)
         power, toughness = faces[0].power, faces[0].toughness
-    return CardFacts(
+    return CommanderCardFacts(
         iri=iri,
         name=_first(node, V.name) or iri,
         supertypes=supertypes,

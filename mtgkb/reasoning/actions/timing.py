@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
+from mtgkb.reasoning.contract import rule_order
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
 from mtgkb.reasoning.situation import resolve_card, steps
-from mtgkb.reasoning.verdict import rule_order
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -34,7 +34,7 @@ class TimingReport:
 
 
 def timing_report(kb: KnowledgeBase, name: str) -> TimingReport:
-    from mtgkb.reasoning.actions import CASTING
+    from mtgkb.reasoning.actions.ways import CASTING
 
     card_iri, display = resolve_card(kb, name, "CARD")
     rules = read_rules(kb)

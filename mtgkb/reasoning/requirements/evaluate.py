@@ -10,54 +10,26 @@ Nothing here knows any mechanic by name.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from mtgkb.core.paths import queries_dir
 from mtgkb.kb.sparql_text import ParamValue, WrittenTerm, bind_values
 from mtgkb.kb.vocab import PREFIXES, V
-from mtgkb.reasoning.knowledge import REQUIRES, Node, Term
-from mtgkb.reasoning.verdict import Check, possessive
+from mtgkb.reasoning.contract import Check, possessive
+from mtgkb.reasoning.knowledge import Node, Term
+from mtgkb.reasoning.requirements.registry import (
+    PLACEHOLDERS,
+    Pattern,
+    PatternError,
+    local_name,
+    not_modelled_phrase,
+    patterns,
+    unmodelled,
+)
 
 if TYPE_CHECKING:
     from mtgkb.reasoning.game_graph import GameGraph
     from mtgkb.reasoning.situation import GameObject
-
-_FOLDER = queries_dir() / "requirements"
-
-
-@dataclass(frozen=True)
-class Pattern:
-    property: str
-    about_object: bool
-    any_value: bool
-    holds: str
-    fails: str
-    body: str
-    cites_step: bool = False  # a failure also cites the rules of the current step
-
-
-@functools.cache
-def patterns() -> dict[str, Pattern]:
-    """Every pattern file, by the IRI of its property."""
-    from mtgkb.kb.query_files import read_header
-
-    found = {}
-    for path in sorted(_FOLDER.glob("*.rq")):
-        text = path.read_text(encoding="utf-8")
-        header = {key: values[0] for key, values in read_header(text).items()}
-        prop = getattr(V, header["property"].removeprefix("mtgkb:"))
-        found[prop] = Pattern(
-            prop,
-            header["subject"] == "object",
-            header["combine"] == "any",
-            header["holds"],
-            header["fails"],
-            text,  # the header lines are SPARQL comments
-            header.get("also-cites") == "step",
-        )
-    return found
 
 
 @dataclass
@@ -68,34 +40,56 @@ class Evaluation:
     candidates: list[GameObject] = field(default_factory=list)
 
 
+class Phrase(NamedTuple):
+    """Whether one part of a requirement holds for an object (or the game), and why."""
+
+    holds: bool
+    text: str
+
+
 class _Labels(dict):
     def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+        # Every name a phrase uses is checked when the patterns are read; one that is declared but
+        # not filled in here is a bug to fix, never a placeholder to print as written.
+        if key in PLACEHOLDERS:
+            raise PatternError(f"the placeholder {{{key}}} has no value for this subject")
+        raise PatternError(f"unknown placeholder {{{key}}}")
 
 
 def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject | None) -> Evaluation:
+    """The requirement's check. Every part that has an evaluator is asked; one that has none never
+    holds by default: when nothing else fails, the check cannot tell (holds None) and says why."""
     rules = graph.rules
     node = rules.node(requirement)
     label = node.first(_LABEL) or rules.label(requirement)
     cites = list(node.cites)
-    parts = _parts(graph, node, cites)
+    parts, missing = _parts(graph, node, cites)
     waiver = _waiver(graph, node, player, source)
     if waiver is not None:
         return Evaluation(Check(label, True, waiver, _unique(cites), requirement))
+    missing_waivers = unmodelled([p for p in node.values if local_name(p).startswith("waivedBy")], "verdicts")
     subject = node.first(V.appliesTo) or V.GameState
     if subject == V.CostObject:
-        return _cost_object(graph, label, parts, cites, player, source, requirement)
-    obj = source if subject == V.SourceObject else None
-    texts, holds = [], True
-    for pattern, terms in parts:
-        ok, text = _check_part(graph, pattern, terms, player, obj)
-        holds &= ok
-        texts.append(text)
-        if not ok and pattern.cites_step:
-            cites += graph.rules.node(graph.situation.step.iri).cites
-    failing = [t for t in texts if t.startswith("\0")]
-    because = "; ".join(t.lstrip("\0") for t in (failing or texts))
-    return Evaluation(Check(label, holds, _sentence(because), _unique(cites), requirement))
+        evaluation = _cost_object(graph, label, parts, cites, player, source, requirement)
+    else:
+        obj = source if subject == V.SourceObject else None
+        phrases, holds = [], True
+        for pattern, terms in parts:
+            phrase = _check_part(graph, pattern, terms, player, obj)
+            holds &= phrase.holds
+            phrases.append(phrase)
+            if not phrase.holds and pattern.cites_step:
+                cites += graph.rules.node(graph.situation.step.iri).cites
+        failing = [p.text for p in phrases if not p.holds]
+        because = "; ".join(failing or [p.text for p in phrases])
+        evaluation = Evaluation(Check(label, holds, _sentence(because), _unique(cites), requirement))
+    check = evaluation.check
+    if (missing and check.holds) or (missing_waivers and not check.holds):
+        # What is modelled holds (or fails, with a waiver that is not modelled): no answer either way.
+        what = not_modelled_phrase(missing or missing_waivers)
+        check.because = _sentence("; ".join(t for t in (check.because, what) if t))
+        check.holds = None
+    return evaluation
 
 
 def holds_for(
@@ -104,26 +98,36 @@ def holds_for(
     """For conditions (an outcome's onlyWhen): the qualifying objects, or whether it holds."""
     result = evaluate(graph, requirement, player, source)
     subject = graph.rules.node(requirement).first(V.appliesTo)
-    return result.candidates if subject == V.CostObject else result.check.holds
+    # An outcome whose condition cannot be told is not promised.
+    return result.candidates if subject == V.CostObject else result.check.holds is True
 
 
 _LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 
-def _parts(graph: GameGraph, node: Node, cites: list[str]) -> list[tuple[Pattern, list[Term]]]:
-    """(pattern, values) for each requires* property of the requirement and of the timings it names;
-    every part must hold, so a timing's step list narrows the requirement's rather than widening it."""
+def _parts(
+    graph: GameGraph, node: Node, cites: list[str]
+) -> tuple[list[tuple[Pattern, list[Term]]], list[str]]:
+    """(pattern, values) for each requires* property of the requirement and of the timings it names,
+    and the requirement properties that have no evaluator here; every part must hold, so a timing's
+    step list narrows the requirement's rather than widening it."""
     known = patterns()
     sources = [node] + [graph.rules.node(t) for t in node.all(V.requiresTiming)]
     parts: list[tuple[Pattern, list[Term]]] = []
+    missing: list[str] = []
     for source in sources:
         if source is not node:
             cites += source.cites
-        for prop in REQUIRES:
+        for prop, pattern in known.items():
             terms = source.terms(prop)
-            if terms and prop in known and (known[prop], terms) not in parts:
-                parts.append((known[prop], terms))
-    return parts
+            if terms and local_name(prop).startswith("requires") and (pattern, terms) not in parts:
+                parts.append((pattern, terms))
+        missing += [
+            p
+            for p in unmodelled(source.values, "verdicts")
+            if not local_name(p).startswith("waivedBy") and p not in missing
+        ]
+    return parts, missing
 
 
 def _waiver(graph: GameGraph, node: Node, player: str, source: GameObject | None) -> str | None:
@@ -133,9 +137,9 @@ def _waiver(graph: GameGraph, node: Node, player: str, source: GameObject | None
     for prop in (V.waivedByCardType, V.waivedByMechanic):
         terms = node.terms(prop)
         if terms and prop in known:
-            ok, text = _check_part(graph, known[prop], terms, player, source)
-            if ok:
-                return f"does not apply: {text}"
+            phrase = _check_part(graph, known[prop], terms, player, source)
+            if phrase.holds:
+                return f"does not apply: {phrase.text}"
     return None
 
 
@@ -151,18 +155,18 @@ def _cost_object(
     situation = graph.situation
     pool = [o for o in situation.objects if o is not source]
     results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
-    candidates = [o for o in pool if all(ok for ok, _ in results[o.key])]
+    candidates = [o for o in pool if all(phrase.holds for phrase in results[o.key])]
     if candidates:
         names = ", ".join(_name(o, situation) for o in candidates)
         because = f"{names} {'qualifies' if len(candidates) == 1 else 'qualify'}"
         return Evaluation(Check(label, True, because, _unique(cites), requirement), candidates)
     # The closest objects: those meeting the most parts, each with what it lacks.
-    scored = sorted(pool, key=lambda o: -sum(ok for ok, _ in results[o.key]))
-    best = sum(ok for ok, _ in results[scored[0].key]) if scored else 0
-    near = [o for o in scored if sum(ok for ok, _ in results[o.key]) == best][:4]
+    scored = sorted(pool, key=lambda o: -sum(p.holds for p in results[o.key]))
+    best = sum(p.holds for p in results[scored[0].key]) if scored else 0
+    near = [o for o in scored if sum(p.holds for p in results[o.key]) == best][:4]
     if near:
         reasons = [
-            _name(o, situation) + ": " + ", ".join(t.lstrip("\0") for ok, t in results[o.key] if not ok)
+            _name(o, situation) + ": " + ", ".join(p.text for p in results[o.key] if not p.holds)
             for o in near
         ]
         because = "no object qualifies (" + "; ".join(reasons) + ")"
@@ -173,9 +177,8 @@ def _cost_object(
 
 def _check_part(
     graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None
-) -> tuple[bool, str]:
-    """Whether the pattern holds for ``obj`` (or the game) with ``terms``, and why, as a phrase
-    (a failing one starts with NUL, so the caller can tell them apart)."""
+) -> Phrase:
+    """Whether the pattern holds for ``obj`` (or the game) with ``terms``, and why."""
     # Asked once per game graph: `options` asks the same part of every candidate for each card it
     # tries, which made a situation of a few hundred objects take minutes (sources x objects queries).
     key = (pattern.property, tuple(terms), player, obj.key if obj is not None else None)
@@ -187,12 +190,12 @@ def _check_part(
 
 def _check_part_now(
     graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None
-) -> tuple[bool, str]:
+) -> Phrase:
     groups = [terms] if pattern.any_value else [[t] for t in terms]
     for group in groups:
         if not _ask(graph, pattern, group, player, obj):
-            return False, "\0" + _fill(graph, pattern.fails, group, player, obj)
-    return True, _fill(graph, pattern.holds, terms, player, obj)
+            return Phrase(False, _fill(graph, pattern.fails, group, player, obj))
+    return Phrase(True, _fill(graph, pattern.holds, terms, player, obj))
 
 
 def pattern_query(body: str) -> str:
@@ -270,7 +273,7 @@ def _sentence(text: str) -> str:
 
 
 def _unique(numbers: list[str]) -> list[str]:
-    from mtgkb.reasoning.verdict import rule_order
+    from mtgkb.reasoning.contract import rule_order
 
     return sorted(set(numbers), key=rule_order)
 

@@ -1,0 +1,1 @@
+"""The requirement kinds: which property of a requirement is evaluated where (the registry)."""

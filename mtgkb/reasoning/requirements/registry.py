@@ -1,0 +1,161 @@
+"""One owner for each requirement kind.
+
+Every ``requires*``, ``waivedBy*`` and ``excludes*`` property of the ontology has exactly one
+evaluator: a pattern file in ``queries/requirements/`` (read by :func:`patterns`), or an entry of
+:data:`PYTHON_EVALUATORS`, which says where it is evaluated and why it is not a pattern. A test holds
+the ontology's property set equal to the two together. A property a requirement carries that its
+evaluator does not know is never taken to hold: the check says what is not modelled and the verdict
+cannot tell (exit 3).
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+from dataclasses import dataclass
+
+from mtgkb.core.paths import queries_dir
+from mtgkb.kb.vocab import V
+
+FOLDER = queries_dir() / "requirements"
+
+#: How the local name of a requirement property starts.
+KINDS = ("requires", "waivedBy", "excludes")
+
+
+@dataclass(frozen=True)
+class PythonEvaluator:
+    engine: str  # the question whose code evaluates it: "verdicts", "copy" or "commanders"
+    reason: str  # why it is not a pattern file
+
+
+#: The requirement properties evaluated in Python, each with its reason.
+PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
+    V.requiresTiming: PythonEvaluator(
+        "verdicts", "names a timing node whose own requires* values join the requirement's parts"
+    ),
+    V.requiresAnyCardType: PythonEvaluator(
+        "copy", "tested on the copiable values of the target, which are not in the game graph"
+    ),
+    V.excludesSupertype: PythonEvaluator("copy", "tested on the copiable values of the target"),
+    V.requiresToken: PythonEvaluator("copy", "tested on a target that may be a card taken as printed"),
+    V.requiresOther: PythonEvaluator("copy", "compares the target with the copying object itself"),
+    V.requiresEnteredFrom: PythonEvaluator(
+        "copy", "the zone a permanent entered from is copy-situation data, not in the game graph"
+    ),
+    V.requiresOnlyListedSubtypes: PythonEvaluator(
+        "commanders", "checked card by card over the whole pool for the partner network"
+    ),
+    V.requiresPowerToughnessBox: PythonEvaluator(
+        "commanders", "checked card by card over the whole pool for the partner network"
+    ),
+    V.requiresAbility: PythonEvaluator(
+        "commanders", "checked card by card over the whole pool for the partner network"
+    ),
+}
+
+#: The properties with a pattern file that the copy and commander checks also evaluate in Python
+#: (on copiable values and on whole-pool card facts): their meaning is the pattern's.
+ALSO_IN_PYTHON: dict[str, frozenset[str]] = {
+    "copy": frozenset({V.requiresZone, V.requiresSubtype, V.requiresControlByYou, V.requiresAttacking}),
+    "commanders": frozenset({V.requiresSupertype, V.requiresCardType, V.requiresSubtype}),
+}
+
+#: What a phrase of a pattern may say, and what each placeholder stands for. A phrase using any other
+#: name is refused when the pattern is read (and by a test), never printed as written.
+PLACEHOLDERS: dict[str, str] = {
+    "player": "the player the question is about",
+    "subject": "the object the requirement is about, or 'the game'",
+    "value": "the first value of the property, as its label",
+    "a_value": "the first value with its article: 'a Creature', 'an Instant'",
+    "values": "every value of the property, joined with 'or'",
+    "step": "the step the game is in",
+    "active": "whose turn it is",
+    "holder": "who holds priority",
+    "active_turn": "'your turn' or 'Alice's turn'",
+    "holder_turn": "'Alice holds'",
+    "wanted_turn": "'your turn' or 'another player's turn', as the value asks",
+    "stack": "the objects on the stack, or 'nothing'",
+    "zone": "the zone the subject is in (an object's pattern)",
+    "tapped": "'tapped' or 'untapped' (an object's pattern)",
+    "commander": "'a commander' or 'not a commander' (an object's pattern)",
+    "status": "the subject's blocked status, or 'not attacking' (an object's pattern)",
+}
+
+
+class PatternError(ValueError):
+    """A pattern file that cannot be used: a bug in queries/requirements/, not a user mistake."""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    property: str
+    about_object: bool
+    any_value: bool
+    holds: str
+    fails: str
+    body: str
+    order: int  # where its phrase comes in a check's reasons
+    cites_step: bool = False  # a failure also cites the rules of the current step
+
+
+def local_name(iri: str) -> str:
+    return iri.rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+
+
+def is_requirement_property(iri: str) -> bool:
+    """A property of the vocabulary whose name says it constrains: requires*, waivedBy*, excludes*."""
+    return iri.startswith(V.requiresZone[: -len("requiresZone")]) and local_name(iri).startswith(KINDS)
+
+
+def placeholders(phrase: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(phrase) if name is not None}
+
+
+@functools.cache
+def patterns() -> dict[str, Pattern]:
+    """Every pattern file, by the IRI of its property, in phrase order."""
+    from mtgkb.kb.query_files import read_header
+
+    found = {}
+    for path in sorted(FOLDER.glob("*.rq")):
+        text = path.read_text(encoding="utf-8")
+        header = {key: values[0] for key, values in read_header(text).items()}
+        prop = getattr(V, header["property"].removeprefix("mtgkb:"))
+        if path.stem != local_name(prop):
+            raise PatternError(f"{path.name} declares {header['property']}: name the file after it")
+        for key in ("holds", "fails"):
+            unknown = placeholders(header[key]) - set(PLACEHOLDERS)
+            if unknown:
+                raise PatternError(f"{path.name}: '{key}' uses unknown placeholders {sorted(unknown)}")
+        found[prop] = Pattern(
+            prop,
+            header["subject"] == "object",
+            header["combine"] == "any",
+            header["holds"],
+            header["fails"],
+            text,  # the header lines are SPARQL comments
+            int(header.get("order", "100")),
+            header.get("also-cites") == "step",
+        )
+    return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
+
+
+@functools.cache
+def evaluated_by(engine: str) -> frozenset[str]:
+    """The requirement properties the checks of one question (verdicts, copy, commanders) evaluate."""
+    python = {p for p, e in PYTHON_EVALUATORS.items() if e.engine == engine}
+    if engine == "verdicts":
+        return frozenset(set(patterns()) | python)
+    return frozenset(python | ALSO_IN_PYTHON.get(engine, frozenset()))
+
+
+def unmodelled(properties: object, engine: str) -> list[str]:
+    """The requirement properties among ``properties`` that ``engine`` has no evaluator for."""
+    known = evaluated_by(engine)
+    return sorted(p for p in properties if is_requirement_property(p) and p not in known)  # type: ignore[attr-defined]
+
+
+def not_modelled_phrase(properties: list[str]) -> str:
+    names = ", ".join(f"mtgkb:{local_name(p)}" for p in properties)
+    return f"cannot tell: {names} {'is' if len(properties) == 1 else 'are'} not modelled (no evaluator)"
