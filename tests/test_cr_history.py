@@ -255,8 +255,8 @@ def test_a_summary_written_against_an_older_edition_is_reported(imported: dict, 
 
 
 def _rules_of_current_and(imported: dict, date: str) -> tuple[dict[str, str], dict[str, str]]:
-    from mtgkb.importers.cr_history import read_history
-    from mtgkb.importers.cr_lineage import edition_entries
+    from mtgkb.kb.cr_history import read_history
+    from mtgkb.kb.cr_lineage import edition_entries
 
     history = read_history()
     assert history is not None

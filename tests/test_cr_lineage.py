@@ -9,8 +9,8 @@ import pytest
 import rdflib
 
 from mtgkb.core.nquads import QuadWriter
-from mtgkb.importers.cr_history import HISTORY_GRAPH, EditionInfo, History, write_history_quads
-from mtgkb.importers.cr_lineage import Entry, build_versions, edition_entries, match_editions
+from mtgkb.kb.cr_history import HISTORY_GRAPH, EditionInfo, History, write_history_quads
+from mtgkb.kb.cr_lineage import Entry, build_versions, edition_entries, match_editions
 from mtgkb.kb.validation import validate
 
 LONG = "a player who controls the widget may turn it sideways once each turn during the main phase"

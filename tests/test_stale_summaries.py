@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mtgkb.importers.cr_history import History
+from mtgkb.kb.cr_history import History
 from mtgkb.lookups.stale_summaries import stale_summaries
 
 

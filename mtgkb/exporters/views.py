@@ -138,7 +138,7 @@ def lineage_view(kb: KnowledgeBase, request: ViewRequest) -> tuple[nx.MultiDiGra
     from by the kind of change; read from the rules history, not the store."""
     import networkx as nx
 
-    from mtgkb.importers.cr_history import read_history
+    from mtgkb.kb.cr_history import read_history
     from mtgkb.lookups.rule_history import HistoryStep, rule_history
 
     history = read_history()

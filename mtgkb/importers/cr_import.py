@@ -1,5 +1,5 @@
 """Import Comprehensive Rules editions: parse the texts, write ``cr-<date>.nq.gz`` for the newest and
-the rules history (mtgkb.importers.cr_history) for all, and update the store once.
+the rules history (mtgkb.kb.cr_history) for all, and update the store once.
 
 Each edition is one named graph (``graph/cr/<date>``) in its own file, so editions sit side by side and
 re-importing an edition replaces exactly its file. Rule nodes use the same IRIs as the curated rule
@@ -20,7 +20,8 @@ from mtgkb.core.paths import imports_dir
 from mtgkb.core.progress import Progress, Ticker
 from mtgkb.importers.apply import apply_import, unwritable
 from mtgkb.importers.cr_decode import HINT
-from mtgkb.importers.cr_history import (
+from mtgkb.importers.cr_text import RuleRecord, RulesDocument, load_rules_file
+from mtgkb.kb.cr_history import (
     HISTORY_GRAPH,
     EditionInfo,
     dump_history,
@@ -31,7 +32,6 @@ from mtgkb.importers.cr_history import (
     read_history,
     write_history_quads,
 )
-from mtgkb.importers.cr_text import RuleRecord, RulesDocument, load_rules_file
 from mtgkb.kb.iris import mint, rule_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 

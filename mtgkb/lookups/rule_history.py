@@ -1,6 +1,6 @@
 """A rule's history across every imported edition: each text it had, under which number, from when.
 
-Read from the rules history file (mtgkb.importers.cr_history) without opening the store, so that
+Read from the rules history file (mtgkb.kb.cr_history) without opening the store, so that
 ``mtgkb rule 702.49 --history`` answers in the time it takes to start. A number that no longer
 exists (ninjutsu's 502.43 of 2005) is followed forward to the rule it became, and the history shown
 is that rule's, back to its first edition.
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mtgkb.core.errors import MtgkbError, NotFoundError
-from mtgkb.importers.cr_history import History, read_history
+from mtgkb.kb.cr_history import History, read_history
 from mtgkb.lookups.rule import parse_rule_number
 from mtgkb.lookups.word_diff import word_diff
 
@@ -53,7 +53,7 @@ class RuleHistory:
     subrules: list[SubruleHistory] = field(default_factory=list)
 
 
-# The columns of a history row (see mtgkb.importers.cr_history.History.rows).
+# The columns of a history row (see mtgkb.kb.cr_history.History.rows).
 _NUMBER, _KIND, _TITLE, _TEXT, _FIRST, _LAST, _PREVIOUS, _CHANGE = range(8)
 
 

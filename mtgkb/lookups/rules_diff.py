@@ -87,8 +87,8 @@ def edition_texts(kb: KnowledgeBase, date: str) -> dict[str, str]:
     if rows:
         return {row["number"]: row["text"] for row in rows}
     # An edition imported with others is kept only as rule versions: rebuild it from them.
-    from mtgkb.importers.cr_history import read_history
-    from mtgkb.importers.cr_lineage import edition_entries
+    from mtgkb.kb.cr_history import read_history
+    from mtgkb.kb.cr_lineage import edition_entries
 
     history = read_history()
     if history is None or date not in history.dates:

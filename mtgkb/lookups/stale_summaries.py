@@ -4,7 +4,7 @@ Each summary records the edition it was written against (``mtgkb:writtenAgainst`
 data/summary-editions.ttl). A summary is stale when the text of a rule it describes (a rule node's
 own summary) or cites (``mtgkb:citesRule``) differs in the newest imported edition from the text
 that rule had in that edition, or the rule is gone. The texts come from the rules history
-(mtgkb.importers.cr_history), so the check needs the editions imported together; without it only
+(mtgkb.kb.cr_history), so the check needs the editions imported together; without it only
 the summaries that record no edition are reported.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.paths import repo_root
-from mtgkb.importers.cr_history import History, read_history
+from mtgkb.kb.cr_history import History, read_history
 from mtgkb.kb.iris import namespace
 from mtgkb.kb.vocab import V
 

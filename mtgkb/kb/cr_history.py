@@ -1,4 +1,4 @@
-"""Every imported Comprehensive Rules edition, kept as rule versions (see mtgkb.importers.cr_lineage).
+"""Every imported Comprehensive Rules edition, kept as rule versions (see mtgkb.kb.cr_lineage).
 
 Two files in the imports folder hold it. ``cr-history.json.gz`` is the record: the editions, each
 distinct text once, and the versions (number, text, first and last edition, previous version, kind of
@@ -20,7 +20,7 @@ from typing import Any
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.nquads import XSD, QuadWriter
 from mtgkb.core.paths import imports_dir
-from mtgkb.importers.cr_lineage import Edition, Entry, Version, build_versions, edition_entries
+from mtgkb.kb.cr_lineage import Edition, Entry, Version, build_versions, edition_entries
 from mtgkb.kb.iris import mint, rule_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
