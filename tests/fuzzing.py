@@ -1,11 +1,11 @@
 """Hypothesis profiles and helpers shared by the fuzz tests (tests/test_fuzz_*.py).
 
 ``MTGKB_FUZZ_PROFILE=soak`` runs each target for many more examples (``MTGKB_FUZZ_EXAMPLES``,
-default 100,000); the default profile keeps the whole suite's run short. ``MTGKB_FUZZ_SECONDS`` makes
-a soak run last: each fuzz test runs again and again, a round of ``MTGKB_FUZZ_EXAMPLES`` cases from a
-fresh random start each time, until that many seconds have passed (see ``tests/conftest.py``, which
-also reports the cases tried). Every case runs under a time limit, so a hang fails the case instead
-of the run.
+default 100,000, or 200 per round in a timed soak); the default profile keeps the whole suite's run
+short. ``MTGKB_FUZZ_SECONDS`` makes a soak run last: each fuzz test runs again and again, a round of
+``MTGKB_FUZZ_EXAMPLES`` cases from a fresh random start each time, until that many seconds have
+passed (see ``tests/conftest.py``, which also reports the cases tried). Every case runs under a time
+limit, so a hang fails the case instead of the run.
 """
 
 from __future__ import annotations
@@ -27,9 +27,13 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
 )
+#: Seconds each fuzz test runs for in a soak run (0: one round of max_examples cases).
+SOAK_SECONDS = float(os.environ.get("MTGKB_FUZZ_SECONDS", "0"))
+# A timed soak checks the clock between rounds, so its rounds must be short to end near the time asked.
+_SOAK_ROUND = "200" if SOAK_SECONDS else "100000"
 settings.register_profile(
     "soak",
-    max_examples=int(os.environ.get("MTGKB_FUZZ_EXAMPLES", "100000")),
+    max_examples=int(os.environ.get("MTGKB_FUZZ_EXAMPLES", _SOAK_ROUND)),
     deadline=None,
     suppress_health_check=list(HealthCheck),
     print_blob=True,
@@ -38,8 +42,6 @@ settings.load_profile(os.environ.get("MTGKB_FUZZ_PROFILE", "default"))
 
 #: Seconds one case may take before it counts as a hang.
 CASE_LIMIT = float(os.environ.get("MTGKB_FUZZ_CASE_SECONDS", "20"))
-#: Seconds each fuzz test runs for in a soak run (0: one round of max_examples cases).
-SOAK_SECONDS = float(os.environ.get("MTGKB_FUZZ_SECONDS", "0"))
 #: Cases tried so far in this process (every case runs under :func:`time_limit`).
 cases_tried = 0
 
