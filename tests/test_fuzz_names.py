@@ -54,7 +54,7 @@ def test_any_name_gets_an_answer_or_a_message(run_cli, command: list[str], name:
         result = run_cli(*args, "--json")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
-    assert result.exit_code in (0, 1, 2), (result.exit_code, result.output)
+    assert result.exit_code in (0, 1, 2, 3), (result.exit_code, result.output)
     if result.exit_code == 2 and not result.stdout:  # refused before a command read --json
         assert "Error: " in result.stderr, result.stderr
         return

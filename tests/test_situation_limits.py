@@ -362,7 +362,7 @@ def test_no_message_echoes_a_huge_input_whole(run_cli, tmp_path) -> None:
         ["options", "--step", "declare-blockers", "--player", huge],
     ):
         result = run_cli(*args)
-        assert result.exit_code in (0, 1, 2) and len(result.output) < 1_000, (args[:1], len(result.output))
+        assert result.exit_code in (0, 1, 2, 3) and len(result.output) < 1_000, (args[:1], len(result.output))
     tokens = [{"token": f"Goblin {n}"} for n in range(1_000)]
     board = tmp_path / "board.json"
     board.write_text(json.dumps({"turn": "me", "step": "upkeep", "players": {"me": {"battlefield": tokens}}}))
