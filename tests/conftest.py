@@ -8,6 +8,7 @@ collected, so that a test module can walk the command group at import time."""
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,12 @@ from click.testing import CliRunner, Result
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The small knowledge base of tests/fixtures/lookups, whose every value is known.
 FIXTURE_KB = Path(__file__).parent / "fixtures" / "lookups"
+
+# A suite started in the background of a non-interactive shell inherits SIGINT ignored, and so would
+# every command a test starts, so the Ctrl-C tests would press a key nobody listens to. A handler of
+# our own is reset to the default on exec, so the commands react to Ctrl-C as at a terminal.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_configure(config: pytest.Config) -> None:
