@@ -37,6 +37,10 @@ COMBAT = {
 }
 
 
+#: What one edition's import leaves in imports/: the edition's graph and the rules history it joins.
+IMPORTED = ["cr-2026-04-17.nq.gz", "cr-history.json.gz"]
+
+
 def _counts() -> tuple[int, int, dict[str, int]]:
     kb = open_kb()
     graphs = {graph: count for graph, count in kb.meta["graphs"].items()}
@@ -57,7 +61,8 @@ def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, sha
     chooser = random.Random(os.environ.get("MTGKB_CRASH_SEED", "12"))
     moments = sorted(chooser.uniform(0.05, whole * 1.1) for _ in range(KILLS))
     for moment in moments:
-        (imports_dir() / "cr-2026-04-17.nq.gz").unlink()
+        for name in IMPORTED:
+            (imports_dir() / name).unlink(missing_ok=True)
         assert _counts() == empty
         process = start_mtgkb("import", "rules", "-q", rules_file)
         time.sleep(moment)
@@ -65,11 +70,11 @@ def test_an_import_killed_at_random_moments_never_costs_the_store(user_dirs, sha
         process.wait(timeout=60)
         # Whatever the moment, the store opened next is whole: without the edition or with all of it.
         assert _counts() in (empty, expected), f"killed at {moment:.2f} s"
-        leftovers = [p.name for p in imports_dir().iterdir() if p.name != "cr-2026-04-17.nq.gz"]
+        leftovers = [p.name for p in imports_dir().iterdir() if p.name not in IMPORTED]
         process = start_mtgkb("import", "rules", "-q", rules_file)
         assert process.wait(timeout=300) == 0, process.communicate()
         assert _counts() == expected, f"the run after a kill at {moment:.2f} s"
-        assert [p.name for p in imports_dir().iterdir()] == ["cr-2026-04-17.nq.gz"], leftovers
+        assert sorted(p.name for p in imports_dir().iterdir()) == IMPORTED, leftovers
 
 
 def _answers(process: subprocess.Popen) -> str:
