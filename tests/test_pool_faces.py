@@ -386,3 +386,50 @@ def test_search_finds_a_card_by_a_face_name(run_cli_on_pool, words: str, cards: 
     (group,) = [group for group in json.loads(result.stdout)["groups"] if group["kind"] == "card"]
     found = {hit["iri"].rsplit("/", 1)[1] for hit in group["hits"]}
     assert cards <= found
+
+
+#: The layouts whose faces are chosen when the card is cast (mtgkb:castableFace, data/layouts.ttl).
+_CAST_AS_A_FACE = ("split", "aftermath", "adventure", "modal_dfc")
+
+
+@pytest.mark.parametrize("layout", _CAST_AS_A_FACE)
+def test_each_face_is_cast_with_its_own_characteristics(card_pool, by_layout, layout: str) -> None:
+    """Every castable face of every card of the layout, cast in my main phase with the mana left
+    unsaid: only that face is evaluated (709.3a, 715.3a, 712.11c), so the cost is the face's own as
+    the snapshot gives it (never the halves joined), the answer is no for a land face only (305.1),
+    and an aftermath half from the hand cannot be told (702.127a)."""
+    from mtgkb.reasoning.actions.questions import can_cast
+
+    problems: list[str] = []
+    checked = 0
+    for card in by_layout[layout]:
+        if not card.complete:
+            continue
+        situation = {
+            "turn": "me",
+            "step": "precombat-main",
+            "players": {"me": {"hand": [card.lookup_name]}, "opp": {}},
+        }
+        for index, face in enumerate(card.faces):
+            name = face.get("faceName") or face["name"]
+            verdict = can_cast(card_pool.kb, situation, card.lookup_name, face=name)
+            checked += 1
+            if layout == "aftermath" and index == 1:
+                expected = None
+            else:
+                expected = "Land" not in (face.get("types") or [])
+            if verdict.answer is not expected:
+                failing = [c.because for c in verdict.checks if c.holds is not True]
+                problems.append(f"{card.name} as {name}: {verdict.answer}, not {expected} ({failing[:1]})")
+                continue
+            if expected is None:
+                continue
+            if verdict.face != name:
+                problems.append(f"{card.name} as {name}: evaluated {verdict.face}")
+            if face.get("manaCost") and verdict.cost != face["manaCost"]:
+                problems.append(f"{card.name} as {name}: cost {verdict.cost}, not {face['manaCost']}")
+            if verdict.cost and "//" in verdict.cost:
+                problems.append(f"{card.name} as {name}: cost {verdict.cost} joins the halves")
+    print(f"\n{layout}: {checked} faces cast")
+    assert checked > 20
+    assert not problems, f"{len(problems)} of {checked}:\n" + "\n".join(problems[:25])

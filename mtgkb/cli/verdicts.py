@@ -201,9 +201,20 @@ def can_activate(
     "--via", metavar="WAY", help="normal, or an alternative cost the card has (sneak, web-slinging)."
 )
 @click.option("--player", metavar="NAME", help="Who casts it (default: whoever holds the card).")
+@click.option(
+    "--face",
+    metavar="NAME",
+    help="The face to cast: a split card's half, an Adventure, a modal DFC's back face (CARD may name it).",
+)
 @format_option
 def can_cast(
-    card: str, via: str | None, player: str | None, as_json: bool, output_format: str | None, **situation: Any
+    card: str,
+    via: str | None,
+    player: str | None,
+    face: str | None,
+    as_json: bool,
+    output_format: str | None,
+    **situation: Any,
 ) -> None:
     """Can CARD be cast now, and for what? Timing by card type (instant or flash, else sorcery
     timing), sneak, web-slinging, split second on the stack and commander tax.
@@ -217,6 +228,7 @@ def can_cast(
       mtgkb can-cast "Splinter, Hamato Yoshi" --via sneak --step declare-blockers --unblocked "Grizzly Bears"
       mtgkb can-cast "Yuriko, the Tiger's Shadow" --zone command --commander-casts 2 \\
           --step precombat-main --json
+      mtgkb can-cast "Fire // Ice" --face Ice --mana "{1}{U}"
     """
     from mtgkb.app import open_kb
     from mtgkb.reasoning.actions.questions import can_cast as run
@@ -225,7 +237,7 @@ def can_cast(
     game = _situation(kb, card, situation)
     from mtgkb.cli.render.verdict_reports import render_action
 
-    _emit(kb, run(kb, game, card, via, player), render_action, game, as_json, output_format)
+    _emit(kb, run(kb, game, card, via, player, face), render_action, game, as_json, output_format)
 
 
 @cli.command("options")

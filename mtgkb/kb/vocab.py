@@ -20,7 +20,7 @@ Activate Cast PutOntoBattlefield DesignateCommander ManaAbility SpecialAction
 BlockedStatusUndecided Blocked Unblocked
 InstantTiming SorceryTiming
 SameAbility SameAbilityText MutualName BackgroundPairing DoctorPairing
-Layout layoutName characteristicsFrom CharacteristicsRule FirstFaceOnly AllFacesCombined
+Layout layoutName characteristicsFrom castableFace CharacteristicsRule FirstFaceOnly AllFacesCombined
 colorIndicator knownOnlyByName MeldedFace meldsInto meldPartName PrototypeCharacteristics hasPrototype
 name oracleId layout hasFace faceIndex manaCost manaValue typeLine cardType supertype subtype
 oracleText power toughness loyalty defense colorIdentity colors commanderLegality hasAbility isFunny

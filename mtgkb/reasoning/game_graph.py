@@ -37,9 +37,12 @@ class GameGraph:
     object_iris: dict[str, str]
     granted: dict[str, list[GrantedAbility]] = field(default_factory=dict)  # object key -> abilities
     checked: dict[tuple, tuple[bool, str]] = field(default_factory=dict)  # requirement parts asked
+    faces: dict[str, str] = field(default_factory=dict)  # object key -> the face it is cast as
 
     def card(self, obj: GameObject) -> Node:
-        return self.cards.get(obj.card or "") or Node(obj.card or "")
+        card = self.cards.get(obj.card or "") or Node(obj.card or "")
+        face = self.faces.get(obj.key)
+        return with_face(card, self.cards.get(face) or Node(face)) if face else card
 
     def types(self, obj: GameObject) -> list[str]:
         return obj.types if obj.card is None else self.card(obj).all(V.cardType)
@@ -48,6 +51,35 @@ class GameGraph:
         return (
             [self.cards.get(iri) or Node(iri) for iri in self.card(obj).all(V.hasAbility)] if obj.card else []
         )
+
+
+#: What a face replaces of its card's characteristics when the card is cast as that face (709.3a,
+#: 712.11c, 715.3a): a value the face lacks is no value, never the card's.
+FACE_CHARACTERISTICS = (
+    RDFS_LABEL,
+    V.name,
+    V.manaCost,
+    V.manaValue,
+    V.typeLine,
+    V.cardType,
+    V.supertype,
+    V.subtype,
+    V.oracleText,
+    V.power,
+    V.toughness,
+    V.loyalty,
+    V.defense,
+    V.colors,
+    V.colorIndicator,
+    V.hasAbility,
+)
+
+
+def with_face(card: Node, face: Node) -> Node:
+    """The card as the face it is cast as: the face's characteristics, the card's other facts."""
+    values = {p: t for p, t in card.values.items() if p not in FACE_CHARACTERISTICS}
+    values.update({p: t for p, t in face.values.items() if p in FACE_CHARACTERISTICS})
+    return Node(card.iri, values)
 
 
 def situation_key(situation: Situation) -> str:
@@ -64,14 +96,17 @@ def situation_key(situation: Situation) -> str:
     return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()[:8]
 
 
-def build_game_graph(situation: Situation, rules: RulesData, cards: dict[str, Node]) -> GameGraph:
+def build_game_graph(
+    situation: Situation, rules: RulesData, cards: dict[str, Node], faces: dict[str, str] | None = None
+) -> GameGraph:
+    """``faces``: the objects cast as one face of their card (object key -> face IRI)."""
     import pyoxigraph as ox
 
     key = situation_key(situation)
     situation_iri = mint("situation", key)
     players = {name: f"{situation_iri}/player/{_slug(name)}" for name in situation.players}
     objects = {o.key: f"{situation_iri}/object/{index}" for index, o in enumerate(situation.objects)}
-    graph = GameGraph(situation, rules, cards, ox.Store(), situation_iri, players, objects)
+    graph = GameGraph(situation, rules, cards, ox.Store(), situation_iri, players, objects, faces=faces or {})
     quads: list[ox.Quad] = []
 
     def add(subject: str, predicate: str, value: Any) -> None:

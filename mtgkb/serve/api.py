@@ -10,7 +10,7 @@
 | ``GET /api/partners/CARD?limit=`` | ``mtgkb partners CARD`` |
 | ``GET /api/commanders?card=A&card=B`` | ``mtgkb commanders A B`` |
 | ``POST /api/can-activate?card=&ability=&player=`` | ``mtgkb can-activate CARD --situation FILE`` |
-| ``POST /api/can-cast?card=&via=&player=`` | ``mtgkb can-cast CARD --situation FILE`` |
+| ``POST /api/can-cast?card=&via=&player=&face=`` | ``mtgkb can-cast CARD --situation FILE`` |
 | ``POST /api/options?player=`` | ``mtgkb options --situation FILE`` |
 | ``POST /api/copy?card=&target=`` | ``mtgkb copy CARD --target TARGET [--situation FILE]`` |
 
@@ -110,6 +110,7 @@ async def _call(request: Request) -> dict[str, Any]:
             args["ability"] = _optional(request, "ability")
         elif call == "can-cast":
             args["via"] = _optional(request, "via")
+            args["face"] = _optional(request, "face")
         elif call == "copy":
             args["target"] = _required(request, "target", "/api/copy?card=Clone&target=Grizzly+Bears")
         args["situation"] = await _situation_text(request)

@@ -278,7 +278,7 @@ def _can_activate(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
 def _can_cast(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
     from mtgkb.reasoning.actions.questions import can_cast
 
-    return can_cast(kb, _situation(args), args["card"], args.get("via"), args.get("player"))
+    return can_cast(kb, _situation(args), args["card"], args.get("via"), args.get("player"), args.get("face"))
 
 
 def _options(kb: KnowledgeBase, args: dict[str, Any]) -> Any:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.vocab import V
+from mtgkb.reasoning.actions.faces import FaceChoice, choose_faces
 from mtgkb.reasoning.actions.ways import (
     ABILITY_TO_ACTIVATE,
     CASTING,
@@ -47,19 +48,30 @@ def can_activate(
 
 
 def can_cast(
-    kb: KnowledgeBase, situation: dict[str, Any], card: str, via: str | None = None, player: str | None = None
+    kb: KnowledgeBase,
+    situation: dict[str, Any],
+    card: str,
+    via: str | None = None,
+    player: str | None = None,
+    face: str | None = None,
 ) -> ActionVerdict:
+    """``face``: the face to cast (a split card's half, an Adventure, a modal DFC's back face); CARD
+    may name that face instead. Without one, each face the card's layout lets be cast is tried."""
     context = prepare(kb, situation)
     source = source_object(context, card, player)
     actor = player or source.owner
-    ways = [Way(CASTING, None)] + [
+    choice = choose_faces(context, source, card, face)
+    if choice.not_castable is not None:
+        return _face_not_castable(context, source, actor, choice)
+    ways = [Way(CASTING, None, face=f) for f in choice.faces] + [
         w
         for w in ability_ways(context, source, V.Cast)
         if context.rules.node(w.mechanic).first(V.isAlternativeCost)
     ]
     if via is not None:
         wanted = "casting" if via.strip().lower() in {"normal", "casting", "mana cost"} else via
-        ways = [w for w in ways if w.mechanic == CASTING] if wanted == "casting" else ways[1:]
+        normal = [w for w in ways if w.mechanic == CASTING]
+        ways = normal if wanted == "casting" else [w for w in ways if w.mechanic != CASTING]
         ways = check_ability_name(context, source, ways, None if wanted == "casting" else wanted)
     return best_of([evaluate_way(context, source, actor, way) for way in ways])
 
@@ -164,4 +176,42 @@ def _no_ability(context: Context, source, actor: str) -> ActionVerdict:
         candidates=[],
         outcome=[],
         rulings=[],
+    )
+
+
+def _face_not_castable(context: Context, source, actor: str, choice: FaceChoice) -> ActionVerdict:
+    """Cannot tell: the face asked for is not one the card's layout lets be cast (a transforming
+    card's back face, an aftermath half from the hand); only an effect would allow it, and none is
+    modelled here."""
+    from mtgkb.kb.vocab import RDFS_LABEL
+
+    name = choice.not_castable.first(RDFS_LABEL) if choice.not_castable is not None else None
+    layout = choice.layout
+    kind = layout.first(RDFS_LABEL) if layout is not None else "card"
+    because = (
+        f"cannot tell: {name} is not a face a {kind} is cast as by its own rules; casting it so needs "
+        "an effect (cast it transformed, aftermath from a graveyard), which is not modelled here"
+    )
+    cites = layout.cites if layout is not None else []
+    check = Check(
+        f"{source.name} can be cast as {name}", None, because, cites, layout.iri if layout else None
+    )
+    return ActionVerdict(
+        answer=None,
+        checks=[check],
+        cites=all_cites([check]),
+        question=f"Can {source.name} be cast as {name} now?",
+        card=source.name,
+        player=actor,
+        action="cast",
+        via="casting",
+        ability=None,
+        mechanic=CASTING,
+        granted_by=None,
+        cost=None,
+        life=0,
+        candidates=[],
+        outcome=[],
+        rulings=[],
+        face=name,
     )

@@ -96,6 +96,7 @@ class ActionVerdict(Verdict):
     outcome: list[OutcomeEntry]
     rulings: list[RulingNote]
     alternatives: list[WayTried] = field(default_factory=list)
+    face: str | None = None  # the face cast (a split card's half, an Adventure, a modal DFC's face)
 
 
 @dataclass
@@ -103,6 +104,7 @@ class Way:
     mechanic: str
     ability: Node | None  # None for an ordinary cast
     granted_by: GameObject | None = None
+    face: Node | None = None  # the face cast as, when the card's layout lets one be chosen
 
     @property
     def slug(self) -> str:
@@ -169,11 +171,23 @@ def ability_ways(context: Context, source: GameObject, action_kind: str) -> list
     return ways
 
 
+def as_face(context: Context, source: GameObject, face: Node) -> Context:
+    """The context with ``source`` cast as ``face``: only that face's characteristics are evaluated
+    (709.3a, 712.11c, 715.3a), so the requirement patterns see the face's types and abilities."""
+    graph = context.graph
+    faces = {**graph.faces, source.key: face.iri}
+    return Context(context.kb, build_game_graph(graph.situation, graph.rules, graph.cards, faces))
+
+
 def evaluate_way(context: Context, source: GameObject, player: str, way: Way) -> ActionVerdict:
+    if way.face is not None:
+        context = as_face(context, source, way.face)
     graph, rules = context.graph, context.rules
     mechanic = rules.node(way.mechanic)
     action_kind = mechanic.first(V.actionKind)
     checks: list[Check] = []
+    if way.face is not None:
+        checks.append(_face_cast(context, source, way.face))
     if way.ability is not None:
         checks.append(_has_ability(context, source, way))
     requirements = [evaluate(graph, r, player, source) for r in mechanic.all(V.hasRequirement)]
@@ -193,6 +207,7 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
         checks=checks,
         cites=all_cites(checks, *(o.cites for o in outcome)),
         question=_question(source.name, verb, label, way),
+        face=way.face.first(RDFS_LABEL) if way.face is not None else None,
         card=source.name,
         player=player,
         action=verb,
@@ -235,8 +250,29 @@ def _mana_value(cost: str | None) -> float:
 def _question(card: str, verb: str, label: str | None, way: Way) -> str:
     if verb == "cast":
         how = "" if way.mechanic == CASTING else f" for its {label or way.slug} cost"
+        if way.face is not None:
+            return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now{how}?"
         return f"Can {card} be cast now{how}?"
     return f"Can {possessive(card)} {label or way.slug} be activated now?"
+
+
+def _face_cast(context: Context, source: GameObject, face: Node) -> Check:
+    """The face chosen: its layout's rules say only it is evaluated (709.3a, 712.11c, 715.3a)."""
+    from mtgkb.reasoning.actions.faces import layout_node
+
+    layout = layout_node(context, source)
+    kind = layout.first(RDFS_LABEL) if layout is not None else "card"
+    name = face.first(RDFS_LABEL)
+    printed = ", ".join(v for v in (face.first(V.manaCost) or "no mana cost", face.first(V.typeLine)) if v)
+    because = f"{source.name} is a {kind} cast as {name} ({printed}): only that face is evaluated"
+    cites = sorted(layout.cites, key=_rule_key) if layout is not None else []
+    return Check(f"Cast as {name}", True, because, cites, layout.iri if layout is not None else None)
+
+
+def _rule_key(number: str):
+    from mtgkb.reasoning.contract import rule_order
+
+    return rule_order(number)
 
 
 def _has_ability(context: Context, source: GameObject, way: Way) -> Check:

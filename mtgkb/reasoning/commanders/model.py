@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.rule_numbers import sorted_numbers
-from mtgkb.core.type_line import parse_type_line
 from mtgkb.kb.iris import mint
 from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -25,8 +24,6 @@ DESIGNATION = mint("concept", "commander-designation")
 WUBRG = "WUBRG"
 _SYMBOL = re.compile(r"\{([^{}]+)\}")
 _REMINDER = re.compile(r"\([^()]*\)")
-# Layouts whose faces are all printed on the front: the card has every face's characteristics.
-_ONE_SIDED_LAYOUTS = {"split", "aftermath"}
 
 
 @dataclass
@@ -286,12 +283,9 @@ def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CommanderCardFact
     types = node.get(V.cardType, [])
     subtypes = node.get(V.subtype, [])
     power, toughness = _first(node, V.power), _first(node, V.toughness)
-    # A double-faced card outside the game has only its front face's characteristics (712.8a); the
-    # card-level types are the union of the faces, so the front face's type line decides.
-    if faces and faces[0].type_line and _first(node, V.layout) not in _ONE_SIDED_LAYOUTS:
-        front = parse_type_line(faces[0].type_line)
-        supertypes, types, subtypes = list(front.supertypes), list(front.types), list(front.subtypes)
-        power, toughness = faces[0].power, faces[0].toughness
+    # The card-level values already follow its layout's rule (data/layouts.ttl): a double-faced
+    # card's are its front face's (712.8a), an adventurer's its creature's (715.4), a split card's
+    # both halves' (709.4).
     return CommanderCardFacts(
         iri=iri,
         name=_first(node, V.name) or iri,

@@ -43,7 +43,8 @@ COPIABLE_KINDS = {
     "copy-exception-adds-ability",
     "copy-exception-not-copied",
 }
-_FACE_LAYOUTS = {"transform", "modal_dfc", "meld", "double_faced_token", "reversible_card"}
+#: The layouts with a back face a permanent can have up (712.8d, 712.8e): a copy takes the face up.
+_DOUBLE_FACED = {"transform", "modal_dfc", "meld", "double_faced_token", "reversible_card"}
 
 
 class CopyInputError(MtgkbError):
@@ -106,6 +107,9 @@ class CopyCardFacts:
     layout: str | None
     copy_effects: list[CopyEffectFacts]
     rulings: list[RulingEntry]
+    # Set when the card's layout gives it only its first face's characteristics (data/layouts.ttl):
+    # an adventurer's creature (715.4), an unflipped flip card (710.2), a front face (712.8a).
+    first_face_only: list[str] | None = None  # the layout's cites
 
 
 def copy_card_name(kb: KnowledgeBase, name: str) -> tuple[str, str]:
@@ -156,15 +160,31 @@ def _read_card(kb: KnowledgeBase, name: str) -> CopyCardFacts:
     faces = sorted((graph.node(f) for f in card.all(V.hasFace)), key=lambda n: n.first(V.faceIndex) or 0)
     layout = card.first(V.layout)
     abilities = [graph.node(a) for a in card.all(V.hasAbility)]
-    front_node = faces[0] if faces and layout in _FACE_LAYOUTS else card
+    layout_node = next((n for n in graph.nodes.values() if V.Layout in n.classes), None)
+    first_only = layout_node is not None and layout_node.first(V.characteristicsFrom) == V.FirstFaceOnly
+    front_node = faces[0] if faces and first_only else card
     values = _values(card, front_node, abilities, graph)
     back = None
-    if len(faces) > 1 and layout in _FACE_LAYOUTS:
+    if len(faces) > 1 and layout in _DOUBLE_FACED:
         back = _values(card, faces[1], [], graph)
         back.mana_value_zero = layout == "transform"
-    effects = [_copy_effect(graph, node) for node in abilities if V.CopyEffect in node.classes]
+    # A copy effect printed on a back face is that face's (Krothuss, Reflection of Kiki-Jiki): the face
+    # named is the one asked about, and only its abilities copy.
+    named = _named_face(faces[1:], name)
+    printed = [graph.node(a) for a in named.all(V.hasAbility)] if named is not None else abilities
+    effects = [_copy_effect(graph, node) for node in printed if V.CopyEffect in node.classes]
     rulings = [ruling_entry(n, graph) for n in graph.nodes.values() if V.Ruling in n.classes]
-    return CopyCardFacts(card_name, iri, values, back, layout, effects, newest_first(rulings))
+    layout_cites = (
+        sorted(map(rule_number, layout_node.all(V.citesRule)), key=rule_order) if first_only else None
+    )
+    return CopyCardFacts(card_name, iri, values, back, layout, effects, newest_first(rulings), layout_cites)
+
+
+def _named_face(faces: list[Node], name: str) -> Node | None:
+    from mtgkb.kb.names import normalise
+
+    key = normalise(name)
+    return next((f for f in faces if normalise(f.first(V.name) or f.first(RDFS_LABEL) or "") == key), None)
 
 
 def _values(card: Node, face: Node, abilities: list[Node], graph: Graph) -> Values:

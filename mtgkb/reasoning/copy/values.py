@@ -117,6 +117,14 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
                 copy_concept_cites("copy-front-face-up"),
                 card.iri,
             )
+        if card.first_face_only is not None:
+            return _target(
+                obj,
+                card.values,
+                [f"its normal characteristics ({card.layout} layout: {card.values.name} only)"],
+                [*copy_concept_cites("copy-printed-values"), *card.first_face_only],
+                card.iri,
+            )
         return _target(
             obj, card.values, ["printed values"], copy_concept_cites("copy-printed-values"), card.iri
         )
