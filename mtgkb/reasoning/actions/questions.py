@@ -159,23 +159,40 @@ def _no_ability(context: Context, source, actor: str) -> ActionVerdict:
     )
     cites = concept_cites(context.rules, ABILITY_TO_ACTIVATE)
     check = Check(f"{source.name} has an ability to activate", None, because, cites, ABILITY_TO_ACTIVATE)
+    return _cannot_tell(
+        check, f"Can an ability of {source.name} be activated now?", source.name, actor, "activate"
+    )
+
+
+def _cannot_tell(
+    check: Check,
+    question: str,
+    card: str,
+    actor: str,
+    action: str,
+    via: str | None = None,
+    mechanic: str | None = None,
+    face: str | None = None,
+) -> ActionVerdict:
+    """A verdict of one undecided check, with nothing to pay and nothing that follows."""
     return ActionVerdict(
         answer=None,
         checks=[check],
         cites=all_cites([check]),
-        question=f"Can an ability of {source.name} be activated now?",
-        card=source.name,
+        question=question,
+        card=card,
         player=actor,
-        action="activate",
-        via=None,
+        action=action,
+        via=via,
         ability=None,
-        mechanic=None,
+        mechanic=mechanic,
         granted_by=None,
         cost=None,
         life=0,
         candidates=[],
         outcome=[],
         rulings=[],
+        face=face,
     )
 
 
@@ -196,22 +213,13 @@ def _face_not_castable(context: Context, source, actor: str, choice: FaceChoice)
     check = Check(
         f"{source.name} can be cast as {name}", None, because, cites, layout.iri if layout else None
     )
-    return ActionVerdict(
-        answer=None,
-        checks=[check],
-        cites=all_cites([check]),
-        question=f"Can {source.name} be cast as {name} now?",
-        card=source.name,
-        player=actor,
-        action="cast",
-        via="casting",
-        ability=None,
-        mechanic=CASTING,
-        granted_by=None,
-        cost=None,
-        life=0,
-        candidates=[],
-        outcome=[],
-        rulings=[],
-        face=name,
+    return _cannot_tell(
+        check,
+        f"Can {source.name} be cast as {name} now?",
+        source.name,
+        actor,
+        "cast",
+        "casting",
+        CASTING,
+        name,
     )
