@@ -31,7 +31,7 @@ changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate
 hasEveryCreatureType consequenceOf
-CommanderPair pairMember pairedThrough pairedByCard
+CommanderPair pairMember pairedThrough pairedByCard notModelled
 prohibitsAction exemptsAction
 phaseOrder inPhase stepOrder nextStep nextPhase isFirstStep isOptional
 playersReceivePriority blockedStatusDecided attackersMayExist

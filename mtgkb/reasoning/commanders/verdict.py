@@ -70,11 +70,12 @@ class CommandersVerdict(Verdict):
 
 @dataclass
 class Pairing:
-    holds: bool
+    holds: bool | None  # None: cannot tell (``unmodelled`` says what the pair rests on that is not modelled)
     because: str
     cites: list[str]
-    mechanic: str | None = None  # the mechanic that pairs them, when it holds
+    mechanic: str | None = None  # the mechanic that pairs them, when it holds (or cannot be told)
     owner: str | None = None  # IRI of the card whose ability it is
+    unmodelled: list[str] = field(default_factory=list)  # requirement properties with no evaluator
 
 
 def commanders_verdict(kb: KnowledgeBase, names: list[str]) -> CommandersVerdict:
@@ -150,16 +151,39 @@ def judge(model: Model, cards: list[CommanderCardFacts]) -> CommandersVerdict:
 
 
 def is_legal_pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) -> Pairing | None:
-    """The pairing when ``first`` and ``second`` can be a deck's two commanders, else None."""
+    """The pairing when ``first`` and ``second`` can be a deck's two commanders, else None. A pairing
+    whose ``holds`` is None cannot be told: nothing the checks evaluate fails, but some requirement
+    it rests on carries a property no evaluator knows (``unmodelled``); it is no legal pair, and no
+    "not a pair" either."""
     if first.iri == second.iri:
         return None
     pairing = pair(model, first, second)
-    if not pairing.holds:
+    if pairing.holds is False:
         return None
+    unknown = list(pairing.unmodelled)
     for card, other in ((first, second), (second, first)):
-        if not eligibility_check(model, card, other, pairing).holds:
+        check = eligibility_check(model, card, other, pairing)
+        if check.holds is False:
             return None
+        if check.holds is None:
+            unknown += eligibility_unmodelled(model, card, other)
+    if unknown:
+        pairing.holds = None
+        pairing.unmodelled = sorted(set(unknown))
     return pairing
+
+
+def eligibility_unmodelled(
+    model: Model, card: CommanderCardFacts, other: CommanderCardFacts | None
+) -> list[str]:
+    """The requirement properties with no evaluator among the requirements ``card`` meets as far as
+    they are modelled: what keeps its eligibility from a yes."""
+    found = [p for r in model.eligibility if not unmet(model, card, r) for p in r.unmodelled]
+    for ability in other.partner_abilities(model) if other is not None else []:
+        candidate = model.requirements.get(model.mechanics[ability.mechanic].candidate or "")  # type: ignore[index]
+        if candidate and not unmet(model, card, candidate):
+            found += candidate.unmodelled
+    return sorted(set(found))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -229,13 +253,15 @@ def eligibility_check(
                 used = pairing is not None and pairing.mechanic == mechanic.iri and pairing.owner == other.iri
                 cites = _numbers(model.cites_of(SECOND_COMMANDER), candidate.cites)
                 if used:
-                    return Check(
-                        title,
-                        True,
+                    because = (
                         f"{card.name} is {candidate.label[0].lower()}{candidate.label[1:]}, which may be the "
-                        f"second commander beside {other.name}'s {ability.label}.",
-                        cites,
+                        f"second commander beside {other.name}'s {ability.label}."
                     )
+                    if candidate.unmodelled:
+                        what = not_modelled_phrase(candidate.unmodelled)
+                        because = f"{because[:-1]}, as far as modelled; {what}."
+                        return Check(title, None, because, cites)
+                    return Check(title, True, because, cites)
     lacks = [unmet(model, card, r) for r in model.eligibility]
     shared = [reason for reason in lacks[0] if all(reason in other for other in lacks[1:])] if lacks else []
     kinds = _alternatives([_lower_first(r.label) for r in model.eligibility])
@@ -271,7 +297,8 @@ def pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) ->
     for owner, other in ((first, second), (second, first)):
         for ability in owner.partner_abilities(model):
             attempts.append(accepts(model, owner, ability, other))
-    working = [a for a in attempts if a.holds]
+    # A pairing that holds; else one that cannot be told (it is no "no").
+    working = [a for a in attempts if a.holds] or [a for a in attempts if a.holds is None]
     if working:
         chosen = working[0]
         owners = {first.iri: first, second.iri: second}
@@ -360,6 +387,17 @@ def accepts(model: Model, owner: CommanderCardFacts, ability: Ability, other: Co
         cites = _numbers(cites, candidate.cites)
         if missing and other.every_creature_type(model) and "Creature" in candidate.card_types:
             cites = _numbers(cites, *(model.mechanics[a.mechanic].cites for a in _every_type(model, other)))
+        if not missing and candidate.unmodelled:
+            # What is modelled holds; what is not is no yes (and no no).
+            return Pairing(
+                None,
+                f"{has}, and {other.name} is {label} as far as modelled; "
+                f"{not_modelled_phrase(candidate.unmodelled)}.",
+                cites,
+                mechanic.iri,
+                owner.iri,
+                list(candidate.unmodelled),
+            )
         if not missing:
             return Pairing(True, f"{has}, and {other.name} is {label}.", cites, mechanic.iri, owner.iri)
         return Pairing(
