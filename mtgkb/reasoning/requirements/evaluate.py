@@ -121,7 +121,11 @@ def _parts(
             cites += source.cites
         for prop, pattern in known.items():
             terms = source.terms(prop)
-            if terms and local_name(prop).startswith("requires") and (pattern, terms) not in parts:
+            if (
+                terms
+                and local_name(prop).startswith(("requires", "excludes"))
+                and (pattern, terms) not in parts
+            ):
                 parts.append((pattern, terms))
         missing += [
             p

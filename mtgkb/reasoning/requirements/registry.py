@@ -34,15 +34,6 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
     V.requiresTiming: PythonEvaluator(
         "verdicts", "names a timing node whose own requires* values join the requirement's parts"
     ),
-    V.requiresAnyCardType: PythonEvaluator(
-        "copy", "tested on the copiable values of the target, which are not in the game graph"
-    ),
-    V.excludesSupertype: PythonEvaluator("copy", "tested on the copiable values of the target"),
-    V.requiresToken: PythonEvaluator("copy", "tested on a target that may be a card taken as printed"),
-    V.requiresOther: PythonEvaluator("copy", "compares the target with the copying object itself"),
-    V.requiresEnteredFrom: PythonEvaluator(
-        "copy", "the zone a permanent entered from is copy-situation data, not in the game graph"
-    ),
     V.requiresOnlyListedSubtypes: PythonEvaluator(
         "commanders", "checked card by card over the whole pool for the partner network"
     ),
@@ -54,10 +45,10 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
     ),
 }
 
-#: The properties with a pattern file that the copy and commander checks also evaluate in Python
-#: (on copiable values and on whole-pool card facts): their meaning is the pattern's.
+#: The properties with a pattern file that the commander checks also evaluate in Python (on
+#: whole-pool card facts): their meaning is the pattern's. The copy checks ask the patterns
+#: themselves (mtgkb/reasoning/requirements/subject_graph.py).
 ALSO_IN_PYTHON: dict[str, frozenset[str]] = {
-    "copy": frozenset({V.requiresZone, V.requiresSubtype, V.requiresControlByYou, V.requiresAttacking}),
     "commanders": frozenset({V.requiresSupertype, V.requiresCardType, V.requiresSubtype}),
 }
 
@@ -145,7 +136,7 @@ def patterns() -> dict[str, Pattern]:
 def evaluated_by(engine: str) -> frozenset[str]:
     """The requirement properties the checks of one question (verdicts, copy, commanders) evaluate."""
     python = {p for p, e in PYTHON_EVALUATORS.items() if e.engine == engine}
-    if engine == "verdicts":
+    if engine in ("verdicts", "copy"):
         return frozenset(set(patterns()) | python)
     return frozenset(python | ALSO_IN_PYTHON.get(engine, frozenset()))
 
