@@ -202,9 +202,13 @@ def test_a_commander_rule_with_no_evaluator_cannot_tell(kb, run_cli, monkeypatch
 # --- one meaning for a Ninja and for a Clone ---------------------------------------------------------
 
 
-def test_the_copy_checks_evaluate_nothing_in_python() -> None:
-    assert "copy" not in registry.ALSO_IN_PYTHON
+def test_the_copy_and_commander_checks_evaluate_no_pattern_property_in_python() -> None:
+    # No escape hatch: a property with a pattern is evaluated by its pattern, for every question.
+    assert not hasattr(registry, "ALSO_IN_PYTHON")
     assert not [p for p, e in PYTHON_EVALUATORS.items() if e.engine == "copy"]
+    for engine in ("copy", "commanders"):
+        object_patterns = {p for p, pattern in patterns().items() if pattern.about_object}
+        assert object_patterns <= registry.evaluated_by(engine)
 
 
 def test_requires_zone_means_one_thing_for_every_subject() -> None:

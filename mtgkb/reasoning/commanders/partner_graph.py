@@ -25,7 +25,13 @@ from mtgkb.reasoning.commanders.model import (
     load_model,
     wubrg,
 )
-from mtgkb.reasoning.commanders.verdict import PARTNER_NEEDED, card_identity, is_legal_pair, unmet
+from mtgkb.reasoning.commanders.verdict import (
+    PARTNER_NEEDED,
+    ask_patterns,
+    card_identity,
+    is_legal_pair,
+    unmet,
+)
 from mtgkb.reasoning.contract import rule_order
 
 if TYPE_CHECKING:
@@ -150,6 +156,7 @@ def read_network(kb: KnowledgeBase) -> PartnerNetwork:
 
 
 def legal_pairs(model: Model, cards: dict[str, CommanderCardFacts]) -> list[PartnerEdge]:
+    ask_patterns(model, list(cards.values()))  # every requirement part of every card, in a few queries
     by_mechanic: dict[str, list[CommanderCardFacts]] = {}
     for card in cards.values():
         for ability in card.partner_abilities(model):

@@ -29,7 +29,7 @@ from mtgkb.reasoning.commanders.model import (
     wubrg,
 )
 from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, rule_order
-from mtgkb.reasoning.requirements.registry import not_modelled_phrase
+from mtgkb.reasoning.requirements.registry import local_name, not_modelled_phrase, patterns
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -191,13 +191,16 @@ def eligibility_unmodelled(
 
 
 def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> list[str]:
-    """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it."""
-    missing = [f"not {s.lower()}" for s in requirement.supertypes if s not in card.supertypes]
-    missing += [f"not a {t.lower()} card" for t in requirement.card_types if t not in card.types]
-    # Changeling: every creature type, so any creature type a creature requirement names (702.73a).
+    """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it. Each part with a
+    pattern (supertype, card type, subtype, ...) is the pattern's to say, asked of the card's
+    characteristics; the three kinds of :data:`PYTHON_EVALUATORS` are checked here."""
+    if any(key not in card.meets for key in _keys(requirement)):
+        ask_patterns(model, [card], [requirement])
+    missing = []
+    for prop, values in _ordered_parts(requirement):
+        if not card.meets[(prop, tuple(values))]:
+            missing.append(_lacks(prop, values))
     every = card.every_creature_type(model) and "Creature" in requirement.card_types
-    if not every:
-        missing += [f"not a {s}" for s in requirement.subtypes if s not in card.subtypes]
     if requirement.only_listed_subtypes:
         if every:
             missing.append(
@@ -214,6 +217,74 @@ def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> l
             label = model.mechanics[mechanic].label if mechanic in model.mechanics else mechanic
             missing.append(f"without an ability saying \u201c{label.lower()}\u201d")
     return missing
+
+
+#: The words for what a card lacks, by requirement property; any other says the property's name.
+_LACKS = {
+    V.requiresSupertype: lambda v: f"not {v.lower()}",
+    V.requiresCardType: lambda v: f"not a {v.lower()} card",
+    V.requiresSubtype: lambda v: f"not a {v}",
+}
+#: The order the reasons come in: supertypes, card types, subtypes, then the others.
+_FIRST = (V.requiresSupertype, V.requiresCardType, V.requiresSubtype)
+
+
+def _ordered_parts(requirement: Requirement) -> list[tuple[str, list]]:
+    """(property, values) per check: one value each, except for a pattern where any value does."""
+    found = []
+    props = [p for p in _FIRST if p in requirement.parts]
+    props += [p for p in requirement.parts if p not in _FIRST]
+    for prop in props:
+        values = requirement.parts[prop]
+        found += [(prop, values)] if patterns()[prop].any_value else [(prop, [v]) for v in values]
+    return found
+
+
+def _keys(requirement: Requirement) -> list[tuple[str, tuple]]:
+    return [(prop, tuple(values)) for prop, values in _ordered_parts(requirement)]
+
+
+def _lacks(prop: str, values: list) -> str:
+    if prop in _LACKS and len(values) == 1:
+        return _LACKS[prop](values[0])
+    shown = " or ".join(str(v).rsplit("/", 1)[-1] for v in values)
+    return f"not meeting mtgkb:{local_name(prop)} {shown}"
+
+
+def ask_patterns(
+    model: Model, cards: list[CommanderCardFacts], more: list[Requirement] | None = None
+) -> None:
+    """Ask every part of every requirement of ``model`` of all ``cards`` at once, with the patterns
+    of queries/requirements/: one small graph of the cards' characteristics, one query per part, so
+    the whole pool's partner network costs a few queries, not one per card. A card whose ability
+    gives it every creature type (mtgkb:hasEveryCreatureType: changeling) has, as subtypes, the
+    creature types the requirements on creatures name."""
+    from mtgkb.reasoning.requirements.subject_graph import Subject, SubjectGraph
+
+    if not cards:
+        return
+    creature_types = sorted(
+        {s for r in model.requirements.values() if "Creature" in r.card_types for s in r.subtypes}
+    )
+    subjects = [
+        Subject(
+            card.iri,
+            card.name,
+            card_types=tuple(card.types),
+            supertypes=tuple(card.supertypes),
+            subtypes=tuple(
+                dict.fromkeys([*card.subtypes, *(creature_types if card.every_creature_type(model) else [])])
+            ),
+        )
+        for card in cards
+    ]
+    graph = SubjectGraph(subjects)
+    requirements = [*model.requirements.values(), *(more or [])]
+    asked = {key for requirement in requirements for key in _keys(requirement)}
+    for prop, values in sorted(asked, key=str):
+        meeting = graph.meeting(prop, list(values)) or set()
+        for card in cards:
+            card.meets[(prop, values)] = card.iri in meeting
 
 
 def _type_phrase(card: CommanderCardFacts) -> str:

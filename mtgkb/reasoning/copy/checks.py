@@ -237,11 +237,7 @@ def _other_parts(
             continue
         shown = ", ".join(str(v).rsplit("/", 1)[-1] for v in values)
         if not pattern.about_object:
-            # About the game: a copy verdict has no step, turn or stack to ask it of.
-            name = f"mtgkb:{local_name(prop)}"
-            because = f"cannot tell: {name} is about the game, which a copy verdict does not model"
-            found.append(Check(f"{what}: mtgkb:{local_name(prop)} {shown}", None, because, cites))
-            continue
+            continue  # about the game: a copy verdict has none, so it is listed as not modelled
         held = graph.holds(prop, values, about) is True
         found.append(
             Check(

@@ -45,13 +45,6 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
     ),
 }
 
-#: The properties with a pattern file that the commander checks also evaluate in Python (on
-#: whole-pool card facts): their meaning is the pattern's. The copy checks ask the patterns
-#: themselves (mtgkb/reasoning/requirements/subject_graph.py).
-ALSO_IN_PYTHON: dict[str, frozenset[str]] = {
-    "commanders": frozenset({V.requiresSupertype, V.requiresCardType, V.requiresSubtype}),
-}
-
 #: What a phrase of a pattern may say, and what each placeholder stands for. A phrase using any other
 #: name is refused when the pattern is read (and by a test), never printed as written.
 PLACEHOLDERS: dict[str, str] = {
@@ -136,9 +129,11 @@ def patterns() -> dict[str, Pattern]:
 def evaluated_by(engine: str) -> frozenset[str]:
     """The requirement properties the checks of one question (verdicts, copy, commanders) evaluate."""
     python = {p for p, e in PYTHON_EVALUATORS.items() if e.engine == engine}
-    if engine in ("verdicts", "copy"):
+    if engine == "verdicts":
         return frozenset(set(patterns()) | python)
-    return frozenset(python | ALSO_IN_PYTHON.get(engine, frozenset()))
+    # The copy and commander checks ask the patterns of objects (a copy target, a card of the pool);
+    # they have no game state to ask the others of.
+    return frozenset({p for p, pattern in patterns().items() if pattern.about_object} | python)
 
 
 def unmodelled(properties: object, engine: str) -> list[str]:

@@ -121,6 +121,31 @@ class SubjectGraph:
                 return False
         return True
 
+    def meeting(self, prop: str, values: list[Any]) -> set[str] | None:
+        """The keys of every subject for which the pattern of ``prop`` holds with ``values``, asked
+        of all of them at once (the partner network asks it of the whole pool); None as
+        :meth:`holds` says."""
+        pattern = patterns().get(prop)
+        if pattern is None or not pattern.about_object:
+            return None
+        keys = {iri: key for key, iri in self.iris.items()}
+        found = set(keys)
+        for group in [values] if pattern.any_value else [[v] for v in values]:
+            params: dict[str, ParamValue] = {"situation": self._base, "value": [written(v) for v in group]}
+            if self.player is not None:
+                params["player"] = self.players[self.player]
+            if self.source is not None:
+                params["source"] = self.iris[self.source]
+            query = bind_values(_every_object(pattern.body), params)
+            found &= {row["object"].value for row in self.store.query(query, prefixes=PREFIXES)}
+        return {keys[iri] for iri in found}
+
+
+def _every_object(body: str) -> str:
+    """The objects of the situation a pattern holds for: the pattern file's group, as
+    :func:`mtgkb.reasoning.requirements.evaluate.pattern_query` asks it of one object."""
+    return "SELECT DISTINCT ?object WHERE {\n?situation mtgkb:hasObject ?object .\n" + body + "\n}"
+
 
 def written(value: Any) -> WrittenTerm:
     """A requirement's value, as read into Python, written back as SPARQL."""
