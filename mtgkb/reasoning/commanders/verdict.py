@@ -193,7 +193,7 @@ def eligibility_unmodelled(
 def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> list[str]:
     """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it. Each part with a
     pattern (supertype, card type, subtype, ...) is the pattern's to say, asked of the card's
-    characteristics; the three kinds of :data:`PYTHON_EVALUATORS` are checked here."""
+    characteristics; the two kinds of :data:`PYTHON_EVALUATORS` for commanders are checked here."""
     if any(key not in card.meets for key in _keys(requirement)):
         ask_patterns(model, [card], [requirement])
     missing = []
@@ -210,8 +210,6 @@ def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> l
             extra = [s for s in card.subtypes if s not in requirement.subtypes]
             if extra:
                 missing.append(f"also a {' '.join(extra)}")
-    if requirement.power_toughness_box and (card.power is None or card.toughness is None):
-        missing.append("without a power/toughness box")
     for mechanic in requirement.abilities:
         if not card.has_mechanic(model, mechanic):
             label = model.mechanics[mechanic].label if mechanic in model.mechanics else mechanic
@@ -224,6 +222,9 @@ _LACKS = {
     V.requiresSupertype: lambda v: f"not {v.lower()}",
     V.requiresCardType: lambda v: f"not a {v.lower()} card",
     V.requiresSubtype: lambda v: f"not a {v}",
+    V.requiresPowerToughnessBox: lambda v: (
+        "without a power/toughness box" if v else "with a power/toughness box"
+    ),
 }
 #: The order the reasons come in: supertypes, card types, subtypes, then the others.
 _FIRST = (V.requiresSupertype, V.requiresCardType, V.requiresSubtype)
@@ -272,6 +273,8 @@ def ask_patterns(
             card.name,
             card_types=tuple(card.types),
             supertypes=tuple(card.supertypes),
+            power=card.power,
+            toughness=card.toughness,
             subtypes=tuple(
                 dict.fromkeys([*card.subtypes, *(creature_types if card.every_creature_type(model) else [])])
             ),

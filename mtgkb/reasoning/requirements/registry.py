@@ -35,13 +35,14 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
         "verdicts", "names a timing node whose own requires* values join the requirement's parts"
     ),
     V.requiresOnlyListedSubtypes: PythonEvaluator(
-        "commanders", "checked card by card over the whole pool for the partner network"
-    ),
-    V.requiresPowerToughnessBox: PythonEvaluator(
-        "commanders", "checked card by card over the whole pool for the partner network"
+        "commanders",
+        "compares the card's subtypes with the requirement's own requiresSubtype values (and changeling's "
+        "every creature type), which a pattern, bound to one property's values, does not see",
     ),
     V.requiresAbility: PythonEvaluator(
-        "commanders", "checked card by card over the whole pool for the partner network"
+        "commanders",
+        "follows each ability's mechanic up its mtgkb:variantOf ancestry in the commander model, read "
+        "once for the whole pool's partner network rather than asked card by card",
     ),
 }
 

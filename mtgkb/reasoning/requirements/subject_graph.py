@@ -35,6 +35,8 @@ class Subject:
     attacking: bool = False
     commander: bool = False
     entered_from: str | None = None  # the zone it entered the battlefield from
+    power: str | None = None  # printed, as text: "2", "*"
+    toughness: str | None = None
 
 
 @dataclass
@@ -85,6 +87,9 @@ class SubjectGraph:
             add(node, V.isToken, literal(subject.token))
             add(node, V.isTapped, literal(subject.tapped))
             add(node, V.isCommander, literal(subject.commander))
+            for predicate, text in ((V.power, subject.power), (V.toughness, subject.toughness)):
+                if text is not None:
+                    add(node, predicate, literal(text))
             if subject.attacking:
                 add(node, V.attacks, ox.NamedNode(f"{base}/attacked"))
             for predicate, values in (
