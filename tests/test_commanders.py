@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from card_pool import expected_slugs, load_subset
 
-from mtgkb.kb.iris import card_iri, mint
+from mtgkb.kb.iris import VOCAB, card_iri, mint
 
 # --------------------------------------------------------------------------------------------------
 # Bad input, on the bundled knowledge base
@@ -246,3 +246,86 @@ def test_every_starter_pair_is_judged_the_same_both_ways_and_as_the_network_says
             if forward.answer:
                 legal.add(frozenset((first.iri, second.iri)))
     assert legal == stored and len(legal) >= 10
+
+
+# --------------------------------------------------------------------------------------------------
+# Cannot tell: a pair resting on a requirement property no evaluator knows is no pair and no "no"
+
+MADE_UP = VOCAB + "requiresFullMoon"
+
+
+def _model_with_an_unmodelled_candidate(kb):
+    """The commander rules, with a made-up requirement property on the Background candidate."""
+    import copy
+
+    from mtgkb.reasoning.commanders.model import load_model
+
+    model = copy.deepcopy(load_model(kb))
+    background = model.mechanics[mint("mechanic", "choose-a-background")]
+    model.requirements[background.candidate].unmodelled = [MADE_UP]
+    return model
+
+
+def test_a_pair_with_an_unmodelled_candidate_requirement_is_derived_as_cannot_tell(kb, monkeypatch) -> None:
+    from mtgkb.reasoning.commanders import partner_graph
+
+    model = _model_with_an_unmodelled_candidate(kb)
+    monkeypatch.setattr(partner_graph, "load_model", lambda _kb: model)
+    network = partner_graph.read_network(kb)
+    background = mint("mechanic", "choose-a-background")
+    untold = [e for e in network.edges if e.mechanic == background]
+    assert untold and all(e.unmodelled == [MADE_UP] for e in untold)
+    assert all(not e.unmodelled for e in network.edges if e.mechanic != background)
+    quads = partner_graph.derive_pairs(kb)
+    assert quads.count("#cannotTell>") == len(untold) and f"<{MADE_UP}>" in quads
+
+
+def test_partners_cannot_tell_for_a_pair_not_modelled(run_cli, kb, monkeypatch) -> None:
+    # The rows the store would hold after a build with that model: the pairs of the Background Folk
+    # Hero marked cannot tell.
+    from mtgkb.kb.store import KnowledgeBase
+    from mtgkb.reasoning.commanders import partner_graph
+
+    model = _model_with_an_unmodelled_candidate(kb)
+    monkeypatch.setattr(partner_graph, "load_model", lambda _kb: model)
+    edges = {(e.first, e.second): e for e in partner_graph.read_network(kb).edges}
+    real = KnowledgeBase.select
+
+    def select(self, sparql, **params):
+        rows = real(self, sparql, **params)
+        if "?cannotTell ?notModelled" not in sparql:
+            return rows
+        card = params["card"]
+        kept = []
+        for row in rows:
+            edge = edges.get(tuple(sorted((card, row["other"]))))
+            if edge is not None and edge.unmodelled:
+                row = {**row, "cannotTell": True, "notModelled": edge.unmodelled[0]}
+            kept.append(row)
+        return kept
+
+    monkeypatch.setattr(KnowledgeBase, "select", select)
+    result = run_cli("partners", "Folk Hero", "--json")
+    assert result.exit_code == 3, result.output
+    report = json.loads(result.stdout)
+    assert report["answer"] is None and report["not_modelled"] == [MADE_UP]
+    assert report["total"] == 0 and report["groups"] == []
+    assert {p["name"] for g in report["cannot_tell"] for p in g["partners"]} >= {"Karlach, Fury of Avernus"}
+    text = run_cli("partners", "Folk Hero")
+    assert text.exit_code == 3 and "CANNOT TELL" in text.stdout and "requiresFullMoon" in text.stdout
+    # A card whose pairs are all told still answers, exit 0.
+    assert run_cli("partners", "Thrasios, Triton Hero").exit_code == 0
+
+
+def test_the_commanders_verdict_cannot_tell_for_an_unmodelled_candidate(kb, monkeypatch) -> None:
+    from mtgkb.reasoning.commanders import verdict as commanders
+    from mtgkb.reasoning.commanders.model import load_cards
+
+    model = _model_with_an_unmodelled_candidate(kb)
+    monkeypatch.setattr(commanders, "load_model", lambda _kb: model)
+    answer = commanders.commanders_verdict(kb, ["Karlach, Fury of Avernus", "Folk Hero"])
+    assert answer.answer is None and any(c.holds is None for c in answer.checks)
+    assert any("requiresFullMoon" in c.because for c in answer.checks if c.holds is None)
+    # What is modelled still fails as before: two Backgrounds are no pair.
+    cards = load_cards(kb, [card_iri("Folk Hero"), card_iri("Raised by Giants")])
+    assert commanders.judge(model, list(cards.values())).answer is False

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from mtgkb.core.errors import MtgkbError, NotFoundError
 from mtgkb.kb.iris import card_iri, mint
 from mtgkb.kb.named_queries import catalogue, get_query, parse_param_options, run_named
+from mtgkb.kb.query_files import named_query_text
 
 QUERIES = catalogue().queries
 REQUIRED = {
@@ -118,6 +120,32 @@ def test_mechanic_steps_narrows_to_named_steps(kb) -> None:
     # Sneak shares ninjutsu's unblocked-attacker demand but its requirement names the step as well.
     rows = _rows(kb, "mechanic-steps", mechanic=mint("mechanic", "sneak"))
     assert [row["step"] for row in rows] == [mint("step", "declare-blockers")]
+
+
+def test_mechanic_steps_leaves_the_waived_requirements_out(kb) -> None:
+    # Casting waived of sorcery timing (an instant, or flash): every step where players get priority,
+    # on anyone's turn; the same columns as without the parameter.
+    # ?waived is bound by `mtgkb timing`, not a parameter of the command line.
+    text = named_query_text("mechanic-steps")
+    casting = mint("mechanic", "casting")
+    plain = kb.select(text, mechanic=casting)
+    waived = kb.select(text, mechanic=casting, waived=[mint("requirement", "spell-timing")])
+    assert [r["step"] for r in plain] == [mint("phase", "precombat-main"), mint("phase", "postcombat-main")]
+    assert plain[0]["yourTurnOnly"] is True and waived[0]["yourTurnOnly"] is False
+    assert len(waived) == 11 and mint("step", "untap") not in {r["step"] for r in waived}
+    assert set(plain[0]) == set(waived[0])
+    # A requirement the mechanic does not have changes nothing.
+    assert kb.select(text, mechanic=casting, waived=[mint("requirement", "x")]) == plain
+    assert _rows(kb, "mechanic-steps", mechanic=casting)  # the public query, unchanged
+
+
+def test_the_turn_graph_is_walked_for_timing_by_one_query_only() -> None:
+    # Step timing has one owner (issue 19): mechanic-steps, which `mtgkb timing` and the lookups use.
+    root = Path(__file__).resolve().parents[1] / "queries"
+    walkers = sorted(
+        p.relative_to(root).as_posix() for p in root.rglob("*.rq") if "nextStep*" in p.read_text()
+    )
+    assert walkers == ["mechanic-steps.rq"]
 
 
 def test_mechanic_steps_leaves_untimed_mechanics_out(kb) -> None:

@@ -197,3 +197,62 @@ def test_a_commander_rule_with_no_evaluator_cannot_tell(kb, run_cli, monkeypatch
     assert any(c["holds"] is None and "requiresFullMoon" in c["because"] for c in verdict["checks"])
     # A card no commander rule admits is still a plain no.
     assert run_cli("commanders", "Grizzly Bears").exit_code == 1
+
+
+# --- one meaning for a Ninja and for a Clone ---------------------------------------------------------
+
+
+def test_the_copy_and_commander_checks_evaluate_no_pattern_property_in_python() -> None:
+    # No escape hatch: a property with a pattern is evaluated by its pattern, for every question.
+    assert not hasattr(registry, "ALSO_IN_PYTHON")
+    assert not [p for p, e in PYTHON_EVALUATORS.items() if e.engine == "copy"]
+    for engine in ("copy", "commanders"):
+        object_patterns = {p for p, pattern in patterns().items() if pattern.about_object}
+        assert object_patterns <= registry.evaluated_by(engine)
+
+
+def test_requires_zone_means_one_thing_for_every_subject() -> None:
+    from mtgkb.kb.iris import mint
+    from mtgkb.reasoning.requirements.subject_graph import Subject, SubjectGraph
+
+    graph = SubjectGraph(
+        [
+            Subject("bears", "Grizzly Bears", zone="battlefield", owner="opp", controller="opp"),
+            Subject("ninja", "Ninja of the Deep Hours", zone="hand", owner="opp", controller="opp"),
+            Subject("mine", "Ninja of the Deep Hours", zone="hand", owner="me", controller="me"),
+        ],
+        player="me",
+    )
+    battlefield, hand = mint("zone", "battlefield"), mint("zone", "hand")
+    # Anyone's permanent is on the battlefield (a Clone may copy it); a card in a hand is its owner's.
+    assert graph.holds(V.requiresZone, [battlefield], "bears") is True
+    assert graph.holds(V.requiresZone, [hand], "ninja") is False
+    assert graph.holds(V.requiresZone, [hand], "mine") is True
+    assert graph.holds(V.requiresControlByYou, [True], "bears") is False
+    assert graph.holds(V.requiresAnyCardType, ["Creature"], "bears") is False  # no types given
+    assert graph.holds(V.requiresStep, [battlefield], "bears") is None  # about the game
+
+
+def test_a_copy_target_requirement_with_a_pattern_the_copy_checks_do_not_word_is_asked(
+    kb, run_cli, monkeypatch
+) -> None:
+    # requiresTapped has a pattern: a Clone asked to copy only a tapped creature says no for an
+    # untapped Grizzly Bears, through the pattern, not silently yes.
+    from mtgkb.reasoning.copy import verdict as copy_module
+
+    card = copy_module.load_card(kb, "Clone")
+    effects = [
+        dataclasses.replace(e, target={**e.target, V.requiresTapped: [True]}) for e in card.copy_effects
+    ]
+    changed = dataclasses.replace(card, copy_effects=effects)
+    real = copy_module.load_card
+    monkeypatch.setattr(
+        copy_module, "load_card", lambda kb, name: changed if name == "Clone" else real(kb, name)
+    )
+    game = {"turn": "me", "step": "precombat-main", "players": {"me": {"battlefield": ["Grizzly Bears"]}}}
+    result = run_cli(
+        "copy", "Clone", "--target", "Grizzly Bears", "--situation", "-", "--json", input=json.dumps(game)
+    )
+    assert result.exit_code == 1, result.output
+    verdict = json.loads(result.stdout)
+    assert any(c["holds"] is False and "requiresTapped" in c["check"] for c in verdict["checks"])

@@ -48,7 +48,9 @@ def partners(name: tuple[str, ...], limit: int | None, as_json: bool) -> None:
     """Every card that can be CARD's second commander, grouped by the ability that allows it.
 
     Read from the partner graph of the whole knowledge base: each pair there passed the same checks
-    as 'mtgkb commanders'. Groups and names are sorted by name.
+    as 'mtgkb commanders'. Groups and names are sorted by name. A pair those checks cannot tell
+    (something it rests on is not modelled) is listed apart with what is not modelled ("answer":
+    null in --json), and the command exits 3.
 
     \b
     Examples:
@@ -60,5 +62,9 @@ def partners(name: tuple[str, ...], limit: int | None, as_json: bool) -> None:
     from mtgkb.cli.output import emit
     from mtgkb.cli.render.commanders import partners_text
     from mtgkb.reasoning.commanders.partner_graph import partners_report
+    from mtgkb.reasoning.contract import EXIT_STATUS
 
-    emit(partners_report(open_kb(progress_reporter()), " ".join(name), limit), as_json, partners_text)
+    report = partners_report(open_kb(progress_reporter()), " ".join(name), limit)
+    emit(report, as_json, partners_text)
+    if report.answer is None:
+        raise click.exceptions.Exit(EXIT_STATUS[None])

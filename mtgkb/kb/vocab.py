@@ -31,7 +31,7 @@ changesMechanic
 keyword variantOf functionsIn actionKind hasRequirement entersTapped entersAttacking
 destinationZone isAlternativeCost affectsCommanderTax pairingRule partnerCandidate
 hasEveryCreatureType consequenceOf
-CommanderPair pairMember pairedThrough pairedByCard
+CommanderPair pairMember pairedThrough pairedByCard notModelled
 prohibitsAction exemptsAction
 phaseOrder inPhase stepOrder nextStep nextPhase isFirstStep isOptional
 playersReceivePriority blockedStatusDecided attackersMayExist
@@ -55,8 +55,9 @@ waivedByCardType waivedByMechanic KeywordForm PlainKeyword CostKeyword keywordFo
 grantedInZone grantedToCardType grantedOnlyToYours costReduction costIncrease
 Outcome hasOutcome onlyWhen
 Situation Player GameObject currentStep activePlayer priorityPlayer hasPlayer hasObject inZone owner
-controller representsCard isToken isTapped attacks blockedStatus isCommander stackIndex availableMana
-castsFromCommandZone Verdict Check aboutSituation answer hasCheck evaluates holds because cannotTell
+controller enteredFrom representsCard isToken isTapped attacks blockedStatus isCommander stackIndex
+availableMana castsFromCommandZone Verdict Check aboutSituation answer hasCheck evaluates holds because
+cannotTell
 """
 
 

@@ -38,4 +38,12 @@ def partners_text(report: Any) -> str:
             lines.append(f"  {partner.name}  (together {together})")
         if group.count > len(group.partners):
             lines.append(f"  … and {group.count - len(group.partners)} more (--limit)")
+    if report.answer is None:
+        shown = ", ".join(f"mtgkb:{p.rsplit('/', 1)[-1]}" for p in report.not_modelled) or "something"
+        lines += ["", f"CANNOT TELL for these cards: {shown} is not modelled (no evaluator)"]
+        for group in report.cannot_tell:
+            lines += [f"{group.via}: {group.count}  [CR {', '.join(group.cites)}]"]
+            lines += [f"  ?? {partner.name}" for partner in group.partners]
+            if group.count > len(group.partners):
+                lines.append(f"  … and {group.count - len(group.partners)} more (--limit)")
     return "\n".join(lines)

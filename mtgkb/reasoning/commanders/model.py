@@ -15,7 +15,7 @@ from mtgkb.kb.query_files import library_query
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
 from mtgkb.reasoning.contract import rule_order
-from mtgkb.reasoning.requirements.registry import unmodelled
+from mtgkb.reasoning.requirements.registry import patterns, unmodelled
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -38,6 +38,9 @@ class Requirement:
     abilities: list[str] = field(default_factory=list)  # mechanic IRIs
     cites: list[str] = field(default_factory=list)
     unmodelled: list[str] = field(default_factory=list)  # requirement properties with no evaluator here
+    # Every property of the requirement that a pattern of queries/requirements/ evaluates on the card
+    # (mtgkb:requiresSupertype, mtgkb:requiresCardType, mtgkb:requiresSubtype, ...), with its values.
+    parts: dict[str, list[Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -140,6 +143,9 @@ class CommanderCardFacts:
     text: str | None
     faces: list[Face]
     abilities: list[Ability]
+    # Whether the card meets each (property, values) part of a requirement, as its pattern says:
+    # filled for many cards at once (mtgkb.reasoning.commanders.verdict.ask_patterns).
+    meets: dict[tuple[str, tuple[Any, ...]], bool] = field(default_factory=dict, repr=False, compare=False)
 
     def has_mechanic(self, model: Model, mechanic: str) -> bool:
         return any(a.mechanic and model.is_a(a.mechanic, mechanic) for a in self.abilities)
@@ -202,6 +208,7 @@ def load_model(kb: KnowledgeBase) -> Model:
             abilities=node.get(V.requiresAbility, []),
             cites=_cites(node),
             unmodelled=unmodelled(node, "commanders"),
+            parts={p: node[p] for p, pattern in patterns().items() if pattern.about_object and node.get(p)},
         )
         for iri, node in nodes.items()
         if V.Requirement in node.get(RDF_TYPE, [])

@@ -25,7 +25,13 @@ from mtgkb.reasoning.commanders.model import (
     load_model,
     wubrg,
 )
-from mtgkb.reasoning.commanders.verdict import PARTNER_NEEDED, card_identity, is_legal_pair, unmet
+from mtgkb.reasoning.commanders.verdict import (
+    PARTNER_NEEDED,
+    ask_patterns,
+    card_identity,
+    is_legal_pair,
+    unmet,
+)
 from mtgkb.reasoning.contract import rule_order
 
 if TYPE_CHECKING:
@@ -42,6 +48,9 @@ class PartnerEdge:
     via: str  # its label
     owners: list[str]  # IRIs of the cards whose own ability allows it (both, for symmetric abilities)
     cites: list[str]
+    # Not empty: the pair cannot be told (no legal pair, no "not a pair"), for want of an evaluator
+    # of these requirement properties.
+    unmodelled: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -147,6 +156,7 @@ def read_network(kb: KnowledgeBase) -> PartnerNetwork:
 
 
 def legal_pairs(model: Model, cards: dict[str, CommanderCardFacts]) -> list[PartnerEdge]:
+    ask_patterns(model, list(cards.values()))  # every requirement part of every card, in a few queries
     by_mechanic: dict[str, list[CommanderCardFacts]] = {}
     for card in cards.values():
         for ability in card.partner_abilities(model):
@@ -186,6 +196,7 @@ def legal_pairs(model: Model, cards: dict[str, CommanderCardFacts]) -> list[Part
                     model.mechanics[pairing.mechanic].label,
                     owners,
                     pairing.cites,
+                    pairing.unmodelled if pairing.holds is None else [],
                 )
     return sorted(edges.values(), key=lambda e: (e.first, e.second))
 
@@ -207,6 +218,7 @@ def to_networkx(network: PartnerNetwork) -> networkx.Graph:
             mechanic=edge.mechanic,
             owners=" ".join(edge.owners),
             cites=" ".join(edge.cites),
+            unmodelled=" ".join(edge.unmodelled),
         )
     return graph
 
@@ -232,8 +244,13 @@ class PartnersReport:
     name: str
     iri: str
     color_identity: list[str]
-    total: int
+    total: int  # the legal second commanders
     groups: list[PartnerGroup]
+    # True: every pair was told, and ``groups`` are all the legal ones. None: cannot tell for the cards
+    # of ``cannot_tell`` (exit 3), whose pairs rest on the requirement properties ``not_modelled``.
+    answer: bool | None = True
+    cannot_tell: list[PartnerGroup] = field(default_factory=list)
+    not_modelled: list[str] = field(default_factory=list)
 
 
 def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> PartnersReport:
@@ -252,23 +269,39 @@ def partners_report(kb: KnowledgeBase, name: str, limit: int | None = None) -> P
     if not rows:
         _explain_no_partners(load_model(kb), card)
     identity = card_identity(card)[0]
-    groups: dict[str, PartnerGroup] = {}
-    members: dict[str, set[str]] = {}
-    for row in rows:
-        group = groups.setdefault(row["mechanic"], PartnerGroup(row["label"], row["mechanic"], 0, []))
-        if row["rule"] and rule_number(row["rule"]) not in group.cites:
-            group.cites.append(rule_number(row["rule"]))
-        members.setdefault(row["mechanic"], set()).add(row["other"])
-    for mechanic, group in groups.items():
-        group.cites.sort(key=rule_order)
-        group.count = len(members[mechanic])
-        partners = [
-            Partner(cards[o].name, o, wubrg(set(identity) | set(card_identity(cards[o])[0])))
-            for o in members[mechanic]
-        ]
-        group.partners = sorted(partners, key=lambda p: p.name.casefold())[:limit]
-    ordered = sorted(groups.values(), key=lambda g: g.via.casefold())
-    return PartnersReport(card.name, card.iri, identity, len(set(others)), ordered)
+    told = [row for row in rows if not row.get("cannotTell")]
+    untold = [row for row in rows if row.get("cannotTell")]
+
+    def grouped(group_rows: list[dict[str, Any]]) -> list[PartnerGroup]:
+        groups: dict[str, PartnerGroup] = {}
+        members: dict[str, set[str]] = {}
+        for row in group_rows:
+            group = groups.setdefault(row["mechanic"], PartnerGroup(row["label"], row["mechanic"], 0, []))
+            if row["rule"] and rule_number(row["rule"]) not in group.cites:
+                group.cites.append(rule_number(row["rule"]))
+            members.setdefault(row["mechanic"], set()).add(row["other"])
+        for mechanic, group in groups.items():
+            group.cites.sort(key=rule_order)
+            group.count = len(members[mechanic])
+            partners = [
+                Partner(cards[o].name, o, wubrg(set(identity) | set(card_identity(cards[o])[0])))
+                for o in members[mechanic]
+            ]
+            group.partners = sorted(partners, key=lambda p: p.name.casefold())[:limit]
+        return sorted(groups.values(), key=lambda g: g.via.casefold())
+
+    total = len({row["other"] for row in told})
+    missing = sorted({row["notModelled"] for row in untold if row.get("notModelled")})
+    return PartnersReport(
+        card.name,
+        card.iri,
+        identity,
+        total,
+        grouped(told),
+        None if untold else True,
+        grouped(untold),
+        missing,
+    )
 
 
 PAIRS_GRAPH = mint("graph", "derived", "partner-pairs")
@@ -299,6 +332,12 @@ def derive_pairs(kb: KnowledgeBase) -> str:
             writer.add(node, V.pairedByCard, iri(owner))
         for number in data["cites"].split():
             writer.add(node, V.citesRule, iri(mint("cr", number)))
+        if data["unmodelled"]:
+            # A pair its checks cannot tell: kept so that `mtgkb partners` says so, and left out of
+            # every query of the legal pairs.
+            writer.add(node, V.cannotTell, literal(True))
+            for prop in data["unmodelled"].split():
+                writer.add(node, V.notModelled, iri(prop))
     return stream.getvalue()
 
 

@@ -29,7 +29,7 @@ from mtgkb.reasoning.commanders.model import (
     wubrg,
 )
 from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, rule_order
-from mtgkb.reasoning.requirements.registry import not_modelled_phrase
+from mtgkb.reasoning.requirements.registry import local_name, not_modelled_phrase, patterns
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -70,11 +70,12 @@ class CommandersVerdict(Verdict):
 
 @dataclass
 class Pairing:
-    holds: bool
+    holds: bool | None  # None: cannot tell (``unmodelled`` says what the pair rests on that is not modelled)
     because: str
     cites: list[str]
-    mechanic: str | None = None  # the mechanic that pairs them, when it holds
+    mechanic: str | None = None  # the mechanic that pairs them, when it holds (or cannot be told)
     owner: str | None = None  # IRI of the card whose ability it is
+    unmodelled: list[str] = field(default_factory=list)  # requirement properties with no evaluator
 
 
 def commanders_verdict(kb: KnowledgeBase, names: list[str]) -> CommandersVerdict:
@@ -150,16 +151,39 @@ def judge(model: Model, cards: list[CommanderCardFacts]) -> CommandersVerdict:
 
 
 def is_legal_pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) -> Pairing | None:
-    """The pairing when ``first`` and ``second`` can be a deck's two commanders, else None."""
+    """The pairing when ``first`` and ``second`` can be a deck's two commanders, else None. A pairing
+    whose ``holds`` is None cannot be told: nothing the checks evaluate fails, but some requirement
+    it rests on carries a property no evaluator knows (``unmodelled``); it is no legal pair, and no
+    "not a pair" either."""
     if first.iri == second.iri:
         return None
     pairing = pair(model, first, second)
-    if not pairing.holds:
+    if pairing.holds is False:
         return None
+    unknown = list(pairing.unmodelled)
     for card, other in ((first, second), (second, first)):
-        if not eligibility_check(model, card, other, pairing).holds:
+        check = eligibility_check(model, card, other, pairing)
+        if check.holds is False:
             return None
+        if check.holds is None:
+            unknown += eligibility_unmodelled(model, card, other)
+    if unknown:
+        pairing.holds = None
+        pairing.unmodelled = sorted(set(unknown))
     return pairing
+
+
+def eligibility_unmodelled(
+    model: Model, card: CommanderCardFacts, other: CommanderCardFacts | None
+) -> list[str]:
+    """The requirement properties with no evaluator among the requirements ``card`` meets as far as
+    they are modelled: what keeps its eligibility from a yes."""
+    found = [p for r in model.eligibility if not unmet(model, card, r) for p in r.unmodelled]
+    for ability in other.partner_abilities(model) if other is not None else []:
+        candidate = model.requirements.get(model.mechanics[ability.mechanic].candidate or "")  # type: ignore[index]
+        if candidate and not unmet(model, card, candidate):
+            found += candidate.unmodelled
+    return sorted(set(found))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -167,13 +191,16 @@ def is_legal_pair(model: Model, first: CommanderCardFacts, second: CommanderCard
 
 
 def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> list[str]:
-    """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it."""
-    missing = [f"not {s.lower()}" for s in requirement.supertypes if s not in card.supertypes]
-    missing += [f"not a {t.lower()} card" for t in requirement.card_types if t not in card.types]
-    # Changeling: every creature type, so any creature type a creature requirement names (702.73a).
+    """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it. Each part with a
+    pattern (supertype, card type, subtype, ...) is the pattern's to say, asked of the card's
+    characteristics; the two kinds of :data:`PYTHON_EVALUATORS` for commanders are checked here."""
+    if any(key not in card.meets for key in _keys(requirement)):
+        ask_patterns(model, [card], [requirement])
+    missing = []
+    for prop, values in _ordered_parts(requirement):
+        if not card.meets[(prop, tuple(values))]:
+            missing.append(_lacks(prop, values))
     every = card.every_creature_type(model) and "Creature" in requirement.card_types
-    if not every:
-        missing += [f"not a {s}" for s in requirement.subtypes if s not in card.subtypes]
     if requirement.only_listed_subtypes:
         if every:
             missing.append(
@@ -183,13 +210,84 @@ def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> l
             extra = [s for s in card.subtypes if s not in requirement.subtypes]
             if extra:
                 missing.append(f"also a {' '.join(extra)}")
-    if requirement.power_toughness_box and (card.power is None or card.toughness is None):
-        missing.append("without a power/toughness box")
     for mechanic in requirement.abilities:
         if not card.has_mechanic(model, mechanic):
             label = model.mechanics[mechanic].label if mechanic in model.mechanics else mechanic
             missing.append(f"without an ability saying \u201c{label.lower()}\u201d")
     return missing
+
+
+#: The words for what a card lacks, by requirement property; any other says the property's name.
+_LACKS = {
+    V.requiresSupertype: lambda v: f"not {v.lower()}",
+    V.requiresCardType: lambda v: f"not a {v.lower()} card",
+    V.requiresSubtype: lambda v: f"not a {v}",
+    V.requiresPowerToughnessBox: lambda v: (
+        "without a power/toughness box" if v else "with a power/toughness box"
+    ),
+}
+#: The order the reasons come in: supertypes, card types, subtypes, then the others.
+_FIRST = (V.requiresSupertype, V.requiresCardType, V.requiresSubtype)
+
+
+def _ordered_parts(requirement: Requirement) -> list[tuple[str, list]]:
+    """(property, values) per check: one value each, except for a pattern where any value does."""
+    found = []
+    props = [p for p in _FIRST if p in requirement.parts]
+    props += [p for p in requirement.parts if p not in _FIRST]
+    for prop in props:
+        values = requirement.parts[prop]
+        found += [(prop, values)] if patterns()[prop].any_value else [(prop, [v]) for v in values]
+    return found
+
+
+def _keys(requirement: Requirement) -> list[tuple[str, tuple]]:
+    return [(prop, tuple(values)) for prop, values in _ordered_parts(requirement)]
+
+
+def _lacks(prop: str, values: list) -> str:
+    if prop in _LACKS and len(values) == 1:
+        return _LACKS[prop](values[0])
+    shown = " or ".join(str(v).rsplit("/", 1)[-1] for v in values)
+    return f"not meeting mtgkb:{local_name(prop)} {shown}"
+
+
+def ask_patterns(
+    model: Model, cards: list[CommanderCardFacts], more: list[Requirement] | None = None
+) -> None:
+    """Ask every part of every requirement of ``model`` of all ``cards`` at once, with the patterns
+    of queries/requirements/: one small graph of the cards' characteristics, one query per part, so
+    the whole pool's partner network costs a few queries, not one per card. A card whose ability
+    gives it every creature type (mtgkb:hasEveryCreatureType: changeling) has, as subtypes, the
+    creature types the requirements on creatures name."""
+    from mtgkb.reasoning.requirements.subject_graph import Subject, SubjectGraph
+
+    if not cards:
+        return
+    creature_types = sorted(
+        {s for r in model.requirements.values() if "Creature" in r.card_types for s in r.subtypes}
+    )
+    subjects = [
+        Subject(
+            card.iri,
+            card.name,
+            card_types=tuple(card.types),
+            supertypes=tuple(card.supertypes),
+            power=card.power,
+            toughness=card.toughness,
+            subtypes=tuple(
+                dict.fromkeys([*card.subtypes, *(creature_types if card.every_creature_type(model) else [])])
+            ),
+        )
+        for card in cards
+    ]
+    graph = SubjectGraph(subjects)
+    requirements = [*model.requirements.values(), *(more or [])]
+    asked = {key for requirement in requirements for key in _keys(requirement)}
+    for prop, values in sorted(asked, key=str):
+        meeting = graph.meeting(prop, list(values)) or set()
+        for card in cards:
+            card.meets[(prop, values)] = card.iri in meeting
 
 
 def _type_phrase(card: CommanderCardFacts) -> str:
@@ -229,13 +327,15 @@ def eligibility_check(
                 used = pairing is not None and pairing.mechanic == mechanic.iri and pairing.owner == other.iri
                 cites = _numbers(model.cites_of(SECOND_COMMANDER), candidate.cites)
                 if used:
-                    return Check(
-                        title,
-                        True,
+                    because = (
                         f"{card.name} is {candidate.label[0].lower()}{candidate.label[1:]}, which may be the "
-                        f"second commander beside {other.name}'s {ability.label}.",
-                        cites,
+                        f"second commander beside {other.name}'s {ability.label}."
                     )
+                    if candidate.unmodelled:
+                        what = not_modelled_phrase(candidate.unmodelled)
+                        because = f"{because[:-1]}, as far as modelled; {what}."
+                        return Check(title, None, because, cites)
+                    return Check(title, True, because, cites)
     lacks = [unmet(model, card, r) for r in model.eligibility]
     shared = [reason for reason in lacks[0] if all(reason in other for other in lacks[1:])] if lacks else []
     kinds = _alternatives([_lower_first(r.label) for r in model.eligibility])
@@ -271,7 +371,8 @@ def pair(model: Model, first: CommanderCardFacts, second: CommanderCardFacts) ->
     for owner, other in ((first, second), (second, first)):
         for ability in owner.partner_abilities(model):
             attempts.append(accepts(model, owner, ability, other))
-    working = [a for a in attempts if a.holds]
+    # A pairing that holds; else one that cannot be told (it is no "no").
+    working = [a for a in attempts if a.holds] or [a for a in attempts if a.holds is None]
     if working:
         chosen = working[0]
         owners = {first.iri: first, second.iri: second}
@@ -360,6 +461,17 @@ def accepts(model: Model, owner: CommanderCardFacts, ability: Ability, other: Co
         cites = _numbers(cites, candidate.cites)
         if missing and other.every_creature_type(model) and "Creature" in candidate.card_types:
             cites = _numbers(cites, *(model.mechanics[a.mechanic].cites for a in _every_type(model, other)))
+        if not missing and candidate.unmodelled:
+            # What is modelled holds; what is not is no yes (and no no).
+            return Pairing(
+                None,
+                f"{has}, and {other.name} is {label} as far as modelled; "
+                f"{not_modelled_phrase(candidate.unmodelled)}.",
+                cites,
+                mechanic.iri,
+                owner.iri,
+                list(candidate.unmodelled),
+            )
         if not missing:
             return Pairing(True, f"{has}, and {other.name} is {label}.", cites, mechanic.iri, owner.iri)
         return Pairing(

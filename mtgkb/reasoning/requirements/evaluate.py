@@ -28,6 +28,7 @@ from mtgkb.reasoning.requirements.registry import (
 )
 
 if TYPE_CHECKING:
+    from mtgkb.kb.store import KnowledgeBase
     from mtgkb.reasoning.game_graph import GameGraph
     from mtgkb.reasoning.situation import GameObject
 
@@ -120,7 +121,11 @@ def _parts(
             cites += source.cites
         for prop, pattern in known.items():
             terms = source.terms(prop)
-            if terms and local_name(prop).startswith("requires") and (pattern, terms) not in parts:
+            if (
+                terms
+                and local_name(prop).startswith(("requires", "excludes"))
+                and (pattern, terms) not in parts
+            ):
                 parts.append((pattern, terms))
         missing += [
             p
@@ -196,6 +201,24 @@ def _check_part_now(
         if not _ask(graph, pattern, group, player, obj):
             return Phrase(False, _fill(graph, pattern.fails, group, player, obj))
     return Phrase(True, _fill(graph, pattern.holds, terms, player, obj))
+
+
+def holds_for_card(kb: KnowledgeBase, prop: str, terms: list[Term], card: str) -> bool | None:
+    """Whether the pattern of ``prop`` holds for a card node of the knowledge base itself, before any
+    situation (what ``mtgkb timing`` asks of a card's types and waivers): a card node carries the
+    characteristics a game object of the game graph has (mtgkb:cardType, mtgkb:hasAbility, ...).
+    None when ``prop`` has no pattern, or its pattern asks about the game or the player."""
+    pattern = patterns().get(prop)
+    if pattern is None or not pattern.about_object:
+        return None
+    if "?player" in pattern.body or "?situation" in pattern.body:
+        return None
+    groups = [terms] if pattern.any_value else [[t] for t in terms]
+    for group in groups:
+        params: dict[str, ParamValue] = {"object": card, "value": [WrittenTerm(t.sparql) for t in group]}
+        if not bool(kb.raw_query(bind_values(pattern_query(pattern.body), params))):
+            return False
+    return True
 
 
 def pattern_query(body: str) -> str:

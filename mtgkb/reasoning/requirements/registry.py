@@ -34,31 +34,16 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
     V.requiresTiming: PythonEvaluator(
         "verdicts", "names a timing node whose own requires* values join the requirement's parts"
     ),
-    V.requiresAnyCardType: PythonEvaluator(
-        "copy", "tested on the copiable values of the target, which are not in the game graph"
-    ),
-    V.excludesSupertype: PythonEvaluator("copy", "tested on the copiable values of the target"),
-    V.requiresToken: PythonEvaluator("copy", "tested on a target that may be a card taken as printed"),
-    V.requiresOther: PythonEvaluator("copy", "compares the target with the copying object itself"),
-    V.requiresEnteredFrom: PythonEvaluator(
-        "copy", "the zone a permanent entered from is copy-situation data, not in the game graph"
-    ),
     V.requiresOnlyListedSubtypes: PythonEvaluator(
-        "commanders", "checked card by card over the whole pool for the partner network"
-    ),
-    V.requiresPowerToughnessBox: PythonEvaluator(
-        "commanders", "checked card by card over the whole pool for the partner network"
+        "commanders",
+        "compares the card's subtypes with the requirement's own requiresSubtype values (and changeling's "
+        "every creature type), which a pattern, bound to one property's values, does not see",
     ),
     V.requiresAbility: PythonEvaluator(
-        "commanders", "checked card by card over the whole pool for the partner network"
+        "commanders",
+        "follows each ability's mechanic up its mtgkb:variantOf ancestry in the commander model, read "
+        "once for the whole pool's partner network rather than asked card by card",
     ),
-}
-
-#: The properties with a pattern file that the copy and commander checks also evaluate in Python
-#: (on copiable values and on whole-pool card facts): their meaning is the pattern's.
-ALSO_IN_PYTHON: dict[str, frozenset[str]] = {
-    "copy": frozenset({V.requiresZone, V.requiresSubtype, V.requiresControlByYou, V.requiresAttacking}),
-    "commanders": frozenset({V.requiresSupertype, V.requiresCardType, V.requiresSubtype}),
 }
 
 #: What a phrase of a pattern may say, and what each placeholder stands for. A phrase using any other
@@ -147,7 +132,9 @@ def evaluated_by(engine: str) -> frozenset[str]:
     python = {p for p, e in PYTHON_EVALUATORS.items() if e.engine == engine}
     if engine == "verdicts":
         return frozenset(set(patterns()) | python)
-    return frozenset(python | ALSO_IN_PYTHON.get(engine, frozenset()))
+    # The copy and commander checks ask the patterns of objects (a copy target, a card of the pool);
+    # they have no game state to ask the others of.
+    return frozenset({p for p, pattern in patterns().items() if pattern.about_object} | python)
 
 
 def unmodelled(properties: object, engine: str) -> list[str]:
