@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -99,6 +100,13 @@ def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
 def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
     function = click.option(
+        "--all-cites",
+        "--details",
+        "all_cites",
+        is_flag=True,
+        help="List every rule each check rests on (the text shows the few that decide it).",
+    )(function)
+    function = click.option(
         "--format",
         "output_format",
         type=click.Choice(["text", "json", "ttl"]),
@@ -168,6 +176,7 @@ def can_activate(
     player: str | None,
     as_json: bool,
     output_format: str | None,
+    all_cites: bool,
     **situation: Any,
 ) -> None:
     """Can CARD's ability (ninjutsu, commander ninjutsu, granted ninjutsu) be activated now?
@@ -191,7 +200,8 @@ def can_activate(
     game = _situation(kb, card, situation)
     from mtgkb.cli.render.verdict_reports import render_action
 
-    _emit(kb, run(kb, game, card, ability, player), render_action, game, as_json, output_format)
+    text = functools.partial(render_action, all_cites=all_cites)
+    _emit(kb, run(kb, game, card, ability, player), text, game, as_json, output_format)
 
 
 @cli.command("can-cast")
@@ -214,6 +224,7 @@ def can_cast(
     face: str | None,
     as_json: bool,
     output_format: str | None,
+    all_cites: bool,
     **situation: Any,
 ) -> None:
     """Can CARD be cast now, and for what? Timing by card type (instant or flash, else sorcery
@@ -237,14 +248,17 @@ def can_cast(
     game = _situation(kb, card, situation)
     from mtgkb.cli.render.verdict_reports import render_action
 
-    _emit(kb, run(kb, game, card, via, player, face), render_action, game, as_json, output_format)
+    text = functools.partial(render_action, all_cites=all_cites)
+    _emit(kb, run(kb, game, card, via, player, face), text, game, as_json, output_format)
 
 
 @cli.command("options")
 @situation_options
 @click.option("--player", metavar="NAME", help="Whose options (default: who holds priority).")
 @format_option
-def options_command(player: str | None, as_json: bool, output_format: str | None, **situation: Any) -> None:
+def options_command(
+    player: str | None, as_json: bool, output_format: str | None, all_cites: bool, **situation: Any
+) -> None:
     """Every ninjutsu-family activation or cast a player can make now, with cost and candidates.
 
     Exit 0 when there is at least one, 1 when there is none, 2 on bad input, 3 when there is none
@@ -262,7 +276,8 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
     game = _situation(kb, None, situation)
     from mtgkb.cli.render.verdict_reports import render_options
 
-    _emit(kb, run(kb, game, player), render_options, game, as_json, output_format)
+    text = functools.partial(render_options, all_cites=all_cites)
+    _emit(kb, run(kb, game, player), text, game, as_json, output_format)
 
 
 @cli.command()

@@ -6,7 +6,8 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from mtgkb.cli.render.verdicts import WIDTH, cites_line, verdict_lines
-from mtgkb.reasoning.contract import answer_word, possessive
+from mtgkb.reasoning import phrases
+from mtgkb.reasoning.contract import answer_word
 
 if TYPE_CHECKING:
     from mtgkb.reasoning.actions.questions import OptionsVerdict
@@ -14,17 +15,19 @@ if TYPE_CHECKING:
     from mtgkb.reasoning.actions.ways import ActionVerdict
 
 
-def render_action(verdict: ActionVerdict) -> str:
-    lines = verdict_lines(verdict, verdict.question)
+def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
+    lines = verdict_lines(verdict, verdict.question, all_cites)
     if verdict.cost:
         life = f" and {verdict.life} life" if verdict.life else ""
         lines += ["", f"Cost: {verdict.cost}{life}"]
     if verdict.candidates:
         lines += ["", "Could return:"]
         for c in verdict.candidates:
-            what = f"attacking {c.attacking}, {c.blocked}" if c.attacking else "not attacking"
+            target = phrases.person(c.attacking, verdict.player) if c.attacking else None
+            what = f"attacking {target}, {c.blocked}" if c.attacking else "not attacking"
             extra = " (token)" if c.token else " (a commander)" if c.commander else ""
-            lines.append(f"  {c.name}{extra}: {what}; goes to {possessive(c.owner)} hand")
+            whose = phrases.possessive(c.owner, verdict.player)
+            lines.append(f"  {c.name}{extra}: {what}; goes to {whose} hand")
     if verdict.outcome:
         lines += ["", "What follows:"]
         for entry in verdict.outcome:
@@ -56,9 +59,9 @@ def render_action(verdict: ActionVerdict) -> str:
     return "\n".join(lines)
 
 
-def render_options(verdict: OptionsVerdict) -> str:
+def render_options(verdict: OptionsVerdict, all_cites: bool = False) -> str:
     lines = verdict_lines(
-        verdict, f"Can {verdict.player} use a ninjutsu-family ability in the {verdict.step} step?"
+        verdict, f"Can you use a ninjutsu-family ability in the {verdict.step} step?", all_cites
     )
     if verdict.options:
         lines += ["", "Options:"]

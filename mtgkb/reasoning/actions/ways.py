@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
-from mtgkb.reasoning import mana
+from mtgkb.reasoning import mana, phrases
+from mtgkb.reasoning.citations import deciding_rules, rank_checks
 from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
@@ -34,6 +35,7 @@ _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
 _PHYREXIAN = mint("concept", "phyrexian-mana")
 _KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
+_ON_AN_ALTERNATIVE_COST = mint("concept", "costs-on-an-alternative-cost")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
 
 
@@ -198,6 +200,7 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
     checks += _prohibitions(context, action_kind)
     cost, life, cost_checks = _cost(context, source, player, way, action_kind)
     checks += cost_checks
+    rank_checks(checks, rules)
     answer = decide(checks)
     outcome = _outcome(context, mechanic, player, source, candidates) if answer else []
     verb = "cast" if action_kind == V.Cast else "activate"
@@ -280,9 +283,10 @@ def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
     mechanic = context.rules.node(way.mechanic)
     if way.granted_by is not None:
         granter = way.granted_by
-        because = (
-            f"{granter.name}, on {possessive(granter.controller)} battlefield, gives {source.name} {label}"
+        who = phrases.subject_verb(
+            granter.controller, source.controller, list(context.graph.situation.players), "control"
         )
+        because = f"{granter.name}, a permanent {who}, gives {source.name} {label}"
     else:
         because = f"{source.name} has {label}"
     rules = _defining_rules(context, mechanic)
@@ -356,9 +360,10 @@ def _cost(
             tax = mana.times(per, source.commander_casts)
             total = mana.add(total, tax)
             zone = rules.label(zone_iri(source.zone))
+            who = phrases.person(player, player, list(graph.situation.players))
             because = (
-                f"{source.name} was cast from the {zone} {source.commander_casts} time(s) before "
-                f"by {player}, so it costs {tax.text()} more"
+                f"{who} cast {source.name} from the {zone} {phrases.times(source.commander_casts)} "
+                f"before, so it costs {tax.text()} more"
             )
         else:
             counts = ", ".join(rules.label(a).lower() for a in rule.all(V.countsAction))
@@ -366,7 +371,12 @@ def _cost(
             because = (
                 f"{label} counts only {counts}, not {doing}: nothing is added and the count does not grow"
             )
-        checks.append(Check(label[:1].upper() + label[1:], True, because, rule.cites, rule.iri))
+        # The rule that decides the count, not every rule the concept's summary rests on; a cast for an
+        # alternative cost (sneak) adds the rule that puts the tax on that cost.
+        rule_cites = deciding_rules(rule) or rule.cites
+        if counted and source.commander and context.rules.node(way.mechanic).first(V.isAlternativeCost):
+            rule_cites = rule_cites + concept_cites(rules, _ON_AN_ALTERNATIVE_COST)
+        checks.append(Check(label[:1].upper() + label[1:], True, because, rule_cites, rule.iri))
     for changer, ability in _changes(context, player, way.mechanic):
         for prop, apply in ((V.costReduction, mana.reduce), (V.costIncrease, mana.add)):
             amount = ability.first(prop)
@@ -392,9 +402,9 @@ def _cost(
         return cost_text, 0, checks
     payment = mana.pay(total, mana.parse_available(available))
     life = payment.life
-    because = "; ".join(notes) + f"; total {cost_text}; you can produce {available}"
+    because = "; ".join(notes) + f"; total {cost_text}; you can produce {available.strip() or 'no mana'}"
     if payment.payable:
-        because += " which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
+        because += ", which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
     else:
         because += ", which is not enough"
     checks.append(Check("The cost can be paid", payment.payable, because, cites, paying.iri))
