@@ -77,6 +77,7 @@ def render(template: str, asking: str, players: list[str], other: str, zone: str
         "in_zone": phrases.zone_place(zone, ZONES[zone], other, asking, players),
         "tapped": "tapped",
         "commander": "a commander",
+        "token": "a token",
         "status": "unblocked",
     }
     assert set(labels) == set(PLACEHOLDERS), "every placeholder has a value here"

@@ -252,6 +252,7 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
             in_zone=phrases.zone_place(obj.zone, rules.label(_zone(obj)), obj.owner, player, names),
             tapped="tapped" if obj.tapped else "untapped",
             commander="a commander" if obj.commander else "not a commander",
+            token="a token" if obj.token else "not a token",
             status=rules.label(obj.blocked).lower() if obj.blocked else "not attacking",
         )
     else:

@@ -38,7 +38,6 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
         "copy", "tested on the copiable values of the target, which are not in the game graph"
     ),
     V.excludesSupertype: PythonEvaluator("copy", "tested on the copiable values of the target"),
-    V.requiresToken: PythonEvaluator("copy", "tested on a target that may be a card taken as printed"),
     V.requiresOther: PythonEvaluator("copy", "compares the target with the copying object itself"),
     V.requiresEnteredFrom: PythonEvaluator(
         "copy", "the zone a permanent entered from is copy-situation data, not in the game graph"
@@ -57,7 +56,10 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
 #: The properties with a pattern file that the copy and commander checks also evaluate in Python
 #: (on copiable values and on whole-pool card facts): their meaning is the pattern's.
 ALSO_IN_PYTHON: dict[str, frozenset[str]] = {
-    "copy": frozenset({V.requiresZone, V.requiresSubtype, V.requiresControlByYou, V.requiresAttacking}),
+    # requiresToken: a copy's target may be a card taken as printed, so copy tests it in Python too.
+    "copy": frozenset(
+        {V.requiresZone, V.requiresSubtype, V.requiresControlByYou, V.requiresAttacking, V.requiresToken}
+    ),
     "commanders": frozenset({V.requiresSupertype, V.requiresCardType, V.requiresSubtype}),
 }
 
@@ -81,6 +83,7 @@ PLACEHOLDERS: dict[str, str] = {
     "in_values": "where each zone value is, joined with 'or': 'in your hand or in the command zone'",
     "tapped": "'tapped' or 'untapped' (an object's pattern)",
     "commander": "'a commander' or 'not a commander' (an object's pattern)",
+    "token": "'a token' or 'not a token' (an object's pattern)",
     "status": "the subject's blocked status, or 'not attacking' (an object's pattern)",
 }
 
