@@ -186,3 +186,20 @@ def test_every_placeholder_a_header_uses_is_one_the_builder_fills() -> None:
         if name is not None
     }
     assert used <= set(PLACEHOLDERS)
+
+
+def test_a_commander_check_puts_an_before_enchantment(run_cli) -> None:
+    result = run_cli("commanders", "Karlach, Fury of Avernus", "Thrasios, Triton Hero")
+    assert result.exit_code == 1
+    assert "Thrasios, Triton Hero is not an enchantment card" in result.stdout
+    assert "a enchantment" not in result.stdout
+
+
+def test_verdict_text_speaks_to_the_player_asking(run_cli) -> None:
+    """The options' verdict for the opponent calls the opponent "you" and me "your opponent"."""
+    result = run_cli(
+        "can-cast", "Grizzly Bears", "--step", "declare-blockers", "--zone", "hand", "--priority", "opp"
+    )
+    text = " ".join(result.stdout.split())
+    assert "Your opponent holds priority, not you" in text
+    assert not re.search(r"\b(Me|me|my)\b", text)

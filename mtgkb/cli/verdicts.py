@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -116,10 +117,25 @@ def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return json_option(function)
 
 
+@contextlib.contextmanager
+def _in_options_terms(origins: dict[str, str]) -> Iterator[None]:
+    """A mistake in a situation written from options is reported against the option used."""
+    from mtgkb.reasoning.situation import SituationError
+    from mtgkb.reasoning.situation_options import option_error
+
+    try:
+        yield
+    except SituationError as error:
+        translated = option_error(error, origins)
+        if translated is error:
+            raise
+        raise translated from error
+
+
 def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, Any]:
     from mtgkb.core.errors import MtgkbError
     from mtgkb.reasoning.situation import load_situation
-    from mtgkb.reasoning.situation_options import TableOptions, situation_from_options
+    from mtgkb.reasoning.situation_options import TableOptions, situation_and_origins
 
     file = options.pop("situation_file")
     table = {k: v for k, v in options.items() if v not in (None, (), "me", "hand")}
@@ -139,7 +155,17 @@ def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, 
         from mtgkb.reasoning.situation import resolve_card
 
         resolve_card(kb, card, "CARD")  # a misspelt CARD is reported as such, not as a situation field
-    return situation_from_options(card, TableOptions(**options))
+    game, origins = situation_and_origins(card, TableOptions(**options))
+    _ORIGINS[id(game)] = origins
+    return game
+
+
+#: The options each situation built from options came from, by the situation's id (one command each).
+_ORIGINS: dict[int, dict[str, str]] = {}
+
+
+def _origins(game: dict[str, Any]) -> dict[str, str]:
+    return _ORIGINS.get(id(game), {})
 
 
 def _emit(
@@ -201,7 +227,9 @@ def can_activate(
     from mtgkb.cli.render.verdict_reports import render_action
 
     text = functools.partial(render_action, all_cites=all_cites)
-    _emit(kb, run(kb, game, card, ability, player), text, game, as_json, output_format)
+    with _in_options_terms(_origins(game)):
+        verdict = run(kb, game, card, ability, player)
+    _emit(kb, verdict, text, game, as_json, output_format)
 
 
 @cli.command("can-cast")
@@ -249,7 +277,9 @@ def can_cast(
     from mtgkb.cli.render.verdict_reports import render_action
 
     text = functools.partial(render_action, all_cites=all_cites)
-    _emit(kb, run(kb, game, card, via, player, face), text, game, as_json, output_format)
+    with _in_options_terms(_origins(game)):
+        verdict = run(kb, game, card, via, player, face)
+    _emit(kb, verdict, text, game, as_json, output_format)
 
 
 @cli.command("options")
@@ -277,7 +307,9 @@ def options_command(
     from mtgkb.cli.render.verdict_reports import render_options
 
     text = functools.partial(render_options, all_cites=all_cites)
-    _emit(kb, run(kb, game, player), text, game, as_json, output_format)
+    with _in_options_terms(_origins(game)):
+        verdict = run(kb, game, player)
+    _emit(kb, verdict, text, game, as_json, output_format)
 
 
 @cli.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import TYPE_CHECKING
 
@@ -38,17 +39,7 @@ def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
                 subsequent_indent="    ",
             )
     if verdict.rulings:
-        lines += ["", "Rulings:"]
-        for ruling in verdict.rulings[:8]:
-            text = ruling.text or f"(our summary) {ruling.summary}"
-            lines += textwrap.wrap(
-                f"{ruling.date or '????-??-??'}  {text}",
-                WIDTH,
-                initial_indent="  ",
-                subsequent_indent="              ",
-            )
-        if len(verdict.rulings) > 8:
-            lines.append(f"  ... {len(verdict.rulings) - 8} more with --json")
+        lines += _ruling_lines(verdict)
     if verdict.alternatives:
         lines += ["", "Other ways:"]
         for way in verdict.alternatives:
@@ -57,6 +48,45 @@ def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
             )
     lines += ["", cites_line(verdict)]
     return "\n".join(lines)
+
+
+#: How many of the card's own rulings the text shows (--json has every one the verdict carries).
+OWN_RULINGS_SHOWN = 8
+
+
+def _ruling_lines(verdict: ActionVerdict) -> list[str]:
+    """The card's own rulings, then the mechanic's general rulings, each naming its card; then how
+    many more there are and the commands that list them."""
+    own = [r for r in verdict.rulings if not r.general]
+    general = [r for r in verdict.rulings if r.general]
+    lines: list[str] = []
+    hidden = max(0, len(own) - OWN_RULINGS_SHOWN) + verdict.rulings_more
+    for title, group in (
+        (f"Rulings on {verdict.card}:", own[:OWN_RULINGS_SHOWN]),
+        (f"General rulings on {_keyword(verdict)}, from other cards with it:", general),
+    ):
+        if not group:
+            continue
+        lines += ["", title]
+        for ruling in group:
+            text = ruling.text or f"(our summary) {ruling.summary}"
+            about = f"{ruling.about}: " if ruling.general and ruling.about else ""
+            lines += textwrap.wrap(
+                f"{ruling.date or '????-??-??'}  {about}{text}",
+                WIDTH,
+                initial_indent="  ",
+                subsequent_indent="              ",
+            )
+    if hidden:
+        see = "; ".join(verdict.rulings_see) or "--json"
+        lines.append(f"  … {hidden} more, listed by: {see}")
+    return lines
+
+
+def _keyword(verdict: ActionVerdict) -> str:
+    """The ability's keyword without its cost: "Commander ninjutsu {U}{B}" -> "commander ninjutsu"."""
+    name = re.sub(r"\s*[{—].*$", "", verdict.ability or verdict.via or "the mechanic")
+    return name[:1].lower() + name[1:]
 
 
 def render_options(verdict: OptionsVerdict, all_cites: bool = False) -> str:

@@ -72,6 +72,7 @@ class RulingNote:
     text: str | None  # the official wording, once card data is imported
     summary: str | None  # our own words
     about: str | None  # the card the ruling is about
+    general: bool = False  # a ruling on the mechanic published on another card
 
 
 @dataclass
@@ -99,6 +100,8 @@ class ActionVerdict(Verdict):
     rulings: list[RulingNote]
     alternatives: list[WayTried] = field(default_factory=list)
     face: str | None = None  # the face cast (a split card's half, an Adventure, a modal DFC's face)
+    rulings_more: int = 0  # rulings on the card or mentioning the mechanic that are not listed
+    rulings_see: list[str] = field(default_factory=list)  # the commands that list them
 
 
 @dataclass
@@ -205,7 +208,7 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
     outcome = _outcome(context, mechanic, player, source, candidates) if answer else []
     verb = "cast" if action_kind == V.Cast else "activate"
     label = way.ability.first(RDFS_LABEL) if way.ability is not None else None
-    return ActionVerdict(
+    verdict = ActionVerdict(
         answer=answer,
         checks=checks,
         cites=all_cites(checks, *(o.cites for o in outcome)),
@@ -222,8 +225,11 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
         life=life,
         candidates=[_candidate(graph, o) for o in candidates],
         outcome=outcome,
-        rulings=_rulings(context, source, way) if answer else [],
+        rulings=[],
     )
+    if answer:
+        _add_rulings(verdict, context, source, way)
+    return verdict
 
 
 def best_of(verdicts: list[ActionVerdict]) -> ActionVerdict:
@@ -455,22 +461,23 @@ def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
     )
 
 
-def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]:
-    from mtgkb.kb.query_files import library_query
+def _add_rulings(verdict: ActionVerdict, context: Context, source: GameObject, way: Way) -> None:
+    """The card's own rulings, then the general rulings of its keyword mechanic
+    (:mod:`mtgkb.lookups.verdict_rulings`)."""
+    from mtgkb.lookups.verdict_rulings import verdict_rulings
 
     # Rulings on a keyword mechanic apply to every card with it; casting a spell the ordinary way is
     # no keyword, and the thousands of rulings that speak of casting are not about this card.
+    rules = context.rules
     lineage = [
-        m for m in context.rules.mechanic_lineage(way.mechanic) if context.rules.node(m).first(V.keyword)
+        (m, rules.node(m).first(V.keyword))
+        for m in rules.mechanic_lineage(way.mechanic)
+        if rules.node(m).first(V.keyword)
     ]
-    notes: dict[tuple, RulingNote] = {}
-    rows = context.kb.select(
-        library_query("verdict-rulings"), card=source.card or way.mechanic, mechanic=lineage
-    )
-    for row in rows:
-        key = row["text"] or row["summary"]
-        notes.setdefault(key, RulingNote(row["date"], row["text"], row["summary"], row["about"]))
-    return list(notes.values())
+    found = verdict_rulings(context.kb, source.card, source.name, lineage)
+    verdict.rulings = [RulingNote(r.date, r.text, r.summary, r.about, r.general) for r in found.rulings]
+    verdict.rulings_more = found.more
+    verdict.rulings_see = found.see
 
 
 def check_ability_name(

@@ -168,12 +168,14 @@ def is_legal_pair(model: Model, first: CommanderCardFacts, second: CommanderCard
 
 def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> list[str]:
     """What ``card`` lacks to meet ``requirement``, in words; empty when it meets it."""
+    from mtgkb.reasoning.phrases import article
+
     missing = [f"not {s.lower()}" for s in requirement.supertypes if s not in card.supertypes]
-    missing += [f"not a {t.lower()} card" for t in requirement.card_types if t not in card.types]
+    missing += [f"not {article(t.lower() + ' card')}" for t in requirement.card_types if t not in card.types]
     # Changeling: every creature type, so any creature type a creature requirement names (702.73a).
     every = card.every_creature_type(model) and "Creature" in requirement.card_types
     if not every:
-        missing += [f"not a {s}" for s in requirement.subtypes if s not in card.subtypes]
+        missing += [f"not {article(s)}" for s in requirement.subtypes if s not in card.subtypes]
     if requirement.only_listed_subtypes:
         if every:
             missing.append(
@@ -182,7 +184,7 @@ def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> l
         else:
             extra = [s for s in card.subtypes if s not in requirement.subtypes]
             if extra:
-                missing.append(f"also a {' '.join(extra)}")
+                missing.append(f"also {article(' '.join(extra))}")
     if requirement.power_toughness_box and (card.power is None or card.toughness is None):
         missing.append("without a power/toughness box")
     for mechanic in requirement.abilities:
