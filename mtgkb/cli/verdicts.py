@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -99,6 +101,13 @@ def situation_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
 def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
     function = click.option(
+        "--all-cites",
+        "--details",
+        "all_cites",
+        is_flag=True,
+        help="List every rule each check rests on (the text shows the few that decide it).",
+    )(function)
+    function = click.option(
         "--format",
         "output_format",
         type=click.Choice(["text", "json", "ttl"]),
@@ -108,10 +117,25 @@ def format_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return json_option(function)
 
 
+@contextlib.contextmanager
+def _in_options_terms(origins: dict[str, str]) -> Iterator[None]:
+    """A mistake in a situation written from options is reported against the option used."""
+    from mtgkb.reasoning.situation import SituationError
+    from mtgkb.reasoning.situation_options import option_error
+
+    try:
+        yield
+    except SituationError as error:
+        translated = option_error(error, origins)
+        if translated is error:
+            raise
+        raise translated from error
+
+
 def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, Any]:
     from mtgkb.core.errors import MtgkbError
     from mtgkb.reasoning.situation import load_situation
-    from mtgkb.reasoning.situation_options import TableOptions, situation_from_options
+    from mtgkb.reasoning.situation_options import TableOptions, situation_and_origins
 
     file = options.pop("situation_file")
     table = {k: v for k, v in options.items() if v not in (None, (), "me", "hand")}
@@ -131,7 +155,17 @@ def _situation(kb: Any, card: str | None, options: dict[str, Any]) -> dict[str, 
         from mtgkb.reasoning.situation import resolve_card
 
         resolve_card(kb, card, "CARD")  # a misspelt CARD is reported as such, not as a situation field
-    return situation_from_options(card, TableOptions(**options))
+    game, origins = situation_and_origins(card, TableOptions(**options))
+    _ORIGINS[id(game)] = origins
+    return game
+
+
+#: The options each situation built from options came from, by the situation's id (one command each).
+_ORIGINS: dict[int, dict[str, str]] = {}
+
+
+def _origins(game: dict[str, Any]) -> dict[str, str]:
+    return _ORIGINS.get(id(game), {})
 
 
 def _emit(
@@ -168,6 +202,7 @@ def can_activate(
     player: str | None,
     as_json: bool,
     output_format: str | None,
+    all_cites: bool,
     **situation: Any,
 ) -> None:
     """Can CARD's ability (ninjutsu, commander ninjutsu, granted ninjutsu) be activated now?
@@ -191,7 +226,10 @@ def can_activate(
     game = _situation(kb, card, situation)
     from mtgkb.cli.render.verdict_reports import render_action
 
-    _emit(kb, run(kb, game, card, ability, player), render_action, game, as_json, output_format)
+    text = functools.partial(render_action, all_cites=all_cites)
+    with _in_options_terms(_origins(game)):
+        verdict = run(kb, game, card, ability, player)
+    _emit(kb, verdict, text, game, as_json, output_format)
 
 
 @cli.command("can-cast")
@@ -214,6 +252,7 @@ def can_cast(
     face: str | None,
     as_json: bool,
     output_format: str | None,
+    all_cites: bool,
     **situation: Any,
 ) -> None:
     """Can CARD be cast now, and for what? Timing by card type (instant or flash, else sorcery
@@ -237,14 +276,19 @@ def can_cast(
     game = _situation(kb, card, situation)
     from mtgkb.cli.render.verdict_reports import render_action
 
-    _emit(kb, run(kb, game, card, via, player, face), render_action, game, as_json, output_format)
+    text = functools.partial(render_action, all_cites=all_cites)
+    with _in_options_terms(_origins(game)):
+        verdict = run(kb, game, card, via, player, face)
+    _emit(kb, verdict, text, game, as_json, output_format)
 
 
 @cli.command("options")
 @situation_options
 @click.option("--player", metavar="NAME", help="Whose options (default: who holds priority).")
 @format_option
-def options_command(player: str | None, as_json: bool, output_format: str | None, **situation: Any) -> None:
+def options_command(
+    player: str | None, as_json: bool, output_format: str | None, all_cites: bool, **situation: Any
+) -> None:
     """Every ninjutsu-family activation or cast a player can make now, with cost and candidates.
 
     Exit 0 when there is at least one, 1 when there is none, 2 on bad input, 3 when there is none
@@ -262,7 +306,10 @@ def options_command(player: str | None, as_json: bool, output_format: str | None
     game = _situation(kb, None, situation)
     from mtgkb.cli.render.verdict_reports import render_options
 
-    _emit(kb, run(kb, game, player), render_options, game, as_json, output_format)
+    text = functools.partial(render_options, all_cites=all_cites)
+    with _in_options_terms(_origins(game)):
+        verdict = run(kb, game, player)
+    _emit(kb, verdict, text, game, as_json, output_format)
 
 
 @cli.command()

@@ -49,6 +49,7 @@ ruleNumber title summary text parentRule refersTo inEdition effectiveDate source
 glossaryTerm definesRules
 rulingDate rulingSource aboutCard mentions
 citesRule fromSource importedAt recordCount
+decidingRule
 RequirementSubject SourceObject CostObject GameState appliesTo requiresPriority requiresCommander
 requiresNotCardType
 waivedByCardType waivedByMechanic KeywordForm PlainKeyword CostKeyword keywordForm

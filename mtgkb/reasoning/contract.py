@@ -20,6 +20,12 @@ class Check:
     because: str  # why it holds or fails, in terms of the situation
     cites: list[str] = field(default_factory=list)  # rule numbers, "702.49a"
     evaluates: str | None = None  # IRI of the requirement, mechanic or concept checked, when there is one
+    # The rules the check's line prints (at most four, the deciding rule first; see
+    # mtgkb.reasoning.citations); ``cites`` keeps them all. Empty: the line picks from ``cites``.
+    key_cites: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.cites = list(dict.fromkeys(self.cites))  # no rule twice
 
 
 @dataclass

@@ -566,7 +566,12 @@ def resolve_card(kb: KnowledgeBase, name: str, where: str) -> tuple[str, str]:
     try:
         match = find_named(kb, name, ("card",))
     except NotFoundError as error:
-        hint = (f"{error.hint} " if error.hint else "") + _IMPORT_HINT
+        # The starter cards' hint only where the starter cards are all there is: on the full pool a
+        # miss is a typo, and the suggestions are the hint.
+        from mtgkb.lookups.common import cards_imported
+
+        more = "" if cards_imported(kb) else _IMPORT_HINT
+        hint = " ".join(t for t in (error.hint, more) if t) or None
         if where == "CARD":
             raise MtgkbError(f"no card named {shown(name)}", hint) from error
         raise SituationError(where, f"no card named {shown(name)}", hint) from error

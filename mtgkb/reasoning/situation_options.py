@@ -29,6 +29,14 @@ class TableOptions:
 
 def situation_from_options(card: str | None, options: TableOptions) -> dict[str, Any]:
     """A situation mapping: ``card`` in my ``zone``, attackers on the active player's side."""
+    return situation_and_origins(card, options)[0]
+
+
+def situation_and_origins(card: str | None, options: TableOptions) -> tuple[dict[str, Any], dict[str, str]]:
+    """The situation mapping, and for each of its fields the option that wrote it
+    ("players.me.battlefield[0]" -> "--unblocked 'Grizzly Bears'"), so that a mistake made with an
+    option is reported against that option (:func:`option_error`)."""
+    origins: dict[str, str] = {"step": "--step", "turn": "--turn", "priority": "--priority"}
     attacker_side = options.turn
     defender = OPPONENT if attacker_side == ME else ME
     players: dict[str, dict[str, Any]] = {ME: {}, OPPONENT: {}}
@@ -36,28 +44,67 @@ def situation_from_options(card: str | None, options: TableOptions) -> dict[str,
     if card is not None:
         zone = "library_top" if options.zone == "library" else options.zone
         mine[zone] = [card]
+        origins[f"players.{ME}.{zone}[0]"] = "CARD"
         if options.commander_casts is not None:
+            origins[f"players.{ME}.commander_casts"] = "--commander-casts"
             if options.zone != "command":
                 mine["commanders"] = [card]
             mine["commander_casts"] = {card: options.commander_casts}
     if options.extra_hand:
         mine.setdefault("hand", []).extend(options.extra_hand)
     attackers = []
-    for names, blocked in ((options.unblocked, False), (options.blocked, True), (options.attacking, None)):
+    for option, names, blocked in (
+        ("--unblocked", options.unblocked, False),
+        ("--blocked", options.blocked, True),
+        ("--attacking", options.attacking, None),
+    ):
         for name in names:
+            origins[f"players.{attacker_side}.battlefield[{len(attackers)}]"] = f"{option} {_quoted(name)}"
             attackers.append(_permanent(name, {"attacking": defender, "tapped": True, "blocked": blocked}))
     players[attacker_side]["battlefield"] = attackers
     battlefield = mine.setdefault("battlefield", [])
-    battlefield += [_permanent(name, {"tapped": True}) for name in options.tapped]
-    battlefield += [_permanent(name, {}) for name in options.battlefield]
+    for option, names, status in (
+        ("--tapped", options.tapped, {"tapped": True}),
+        ("--permanent", options.battlefield, {}),
+    ):
+        for name in names:
+            origins[f"players.{ME}.battlefield[{len(battlefield)}]"] = f"{option} {_quoted(name)}"
+            battlefield.append(_permanent(name, status))
     if options.mana is not None:
         mine["mana"] = options.mana
+        origins[f"players.{ME}.mana"] = "--mana"
     situation: dict[str, Any] = {"turn": options.turn, "step": options.step, "players": players}
     if options.priority is not None:
         situation["priority"] = options.priority
     if options.stack:
         situation["stack"] = [{"card": name, "controller": OPPONENT} for name in options.stack]
-    return situation
+        origins.update({f"stack[{i}]": f"--stack {_quoted(name)}" for i, name in enumerate(options.stack)})
+    return situation, origins
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"' if any(c in name for c in " '") else name
+
+
+def option_error(error: Exception, origins: dict[str, str]) -> Exception:
+    """A situation error on a field an option wrote, as an error on that option: "--unblocked
+    'Grizzly Bears': blockers are not declared yet ..." rather than a field the user never wrote."""
+    from mtgkb.core.errors import MtgkbError
+
+    where = getattr(error, "where", None)
+    if not where:
+        return error
+    for path in sorted(origins, key=len, reverse=True):
+        if where == path or where.startswith((path + ".", path + "[")):
+            option = origins[path]
+            detail = getattr(error, "detail", None) or str(error)
+            hint = getattr(error, "hint", None)
+            if where.endswith(".blocked") and option.startswith(("--unblocked", "--blocked")):
+                # The file's advice ("leave 'blocked' out") in the options' words.
+                detail = detail.replace("; leave 'blocked' out", "")
+                hint = "give an attacker before blockers are declared with --attacking NAME"
+            return MtgkbError(f"{option}: {detail}", hint)
+    return error
 
 
 def _permanent(name: str, status: dict[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,7 @@ class SituationError(MtgkbError):
     def __init__(self, where: str, message: str, hint: str | None = None) -> None:
         super().__init__(f"situation {where}: {message}" if where else f"situation: {message}", hint)
         self.where = where
+        self.detail = message  # the message without the field it is about
 
 
 def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, Any]:

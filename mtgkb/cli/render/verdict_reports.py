@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import TYPE_CHECKING
 
 from mtgkb.cli.render.verdicts import WIDTH, cites_line, verdict_lines
-from mtgkb.reasoning.contract import answer_word, possessive
+from mtgkb.reasoning import phrases
+from mtgkb.reasoning.contract import answer_word
 
 if TYPE_CHECKING:
     from mtgkb.reasoning.actions.questions import OptionsVerdict
@@ -14,17 +16,19 @@ if TYPE_CHECKING:
     from mtgkb.reasoning.actions.ways import ActionVerdict
 
 
-def render_action(verdict: ActionVerdict) -> str:
-    lines = verdict_lines(verdict, verdict.question)
+def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
+    lines = verdict_lines(verdict, verdict.question, all_cites)
     if verdict.cost:
         life = f" and {verdict.life} life" if verdict.life else ""
         lines += ["", f"Cost: {verdict.cost}{life}"]
     if verdict.candidates:
         lines += ["", "Could return:"]
         for c in verdict.candidates:
-            what = f"attacking {c.attacking}, {c.blocked}" if c.attacking else "not attacking"
+            target = phrases.person(c.attacking, verdict.player) if c.attacking else None
+            what = f"attacking {target}, {c.blocked}" if c.attacking else "not attacking"
             extra = " (token)" if c.token else " (a commander)" if c.commander else ""
-            lines.append(f"  {c.name}{extra}: {what}; goes to {possessive(c.owner)} hand")
+            whose = phrases.players_possessive(c.owner, verdict.player)
+            lines.append(f"  {c.name}{extra}: {what}; goes to {whose} hand")
     if verdict.outcome:
         lines += ["", "What follows:"]
         for entry in verdict.outcome:
@@ -35,17 +39,7 @@ def render_action(verdict: ActionVerdict) -> str:
                 subsequent_indent="    ",
             )
     if verdict.rulings:
-        lines += ["", "Rulings:"]
-        for ruling in verdict.rulings[:8]:
-            text = ruling.text or f"(our summary) {ruling.summary}"
-            lines += textwrap.wrap(
-                f"{ruling.date or '????-??-??'}  {text}",
-                WIDTH,
-                initial_indent="  ",
-                subsequent_indent="              ",
-            )
-        if len(verdict.rulings) > 8:
-            lines.append(f"  ... {len(verdict.rulings) - 8} more with --json")
+        lines += _ruling_lines(verdict)
     if verdict.alternatives:
         lines += ["", "Other ways:"]
         for way in verdict.alternatives:
@@ -56,9 +50,48 @@ def render_action(verdict: ActionVerdict) -> str:
     return "\n".join(lines)
 
 
-def render_options(verdict: OptionsVerdict) -> str:
+#: How many of the card's own rulings the text shows (--json has every one the verdict carries).
+OWN_RULINGS_SHOWN = 8
+
+
+def _ruling_lines(verdict: ActionVerdict) -> list[str]:
+    """The card's own rulings, then the mechanic's general rulings, each naming its card; then how
+    many more there are and the commands that list them."""
+    own = [r for r in verdict.rulings if not r.general]
+    general = [r for r in verdict.rulings if r.general]
+    lines: list[str] = []
+    hidden = max(0, len(own) - OWN_RULINGS_SHOWN) + verdict.rulings_more
+    for title, group in (
+        (f"Rulings on {verdict.card}:", own[:OWN_RULINGS_SHOWN]),
+        (f"General rulings on {_keyword(verdict)}, from other cards with it:", general),
+    ):
+        if not group:
+            continue
+        lines += ["", title]
+        for ruling in group:
+            text = ruling.text or f"(our summary) {ruling.summary}"
+            about = f"{ruling.about}: " if ruling.general and ruling.about else ""
+            lines += textwrap.wrap(
+                f"{ruling.date or '????-??-??'}  {about}{text}",
+                WIDTH,
+                initial_indent="  ",
+                subsequent_indent="              ",
+            )
+    if hidden:
+        see = "; ".join(verdict.rulings_see) or "--json"
+        lines.append(f"  … {hidden} more, listed by: {see}")
+    return lines
+
+
+def _keyword(verdict: ActionVerdict) -> str:
+    """The ability's keyword without its cost: "Commander ninjutsu {U}{B}" -> "commander ninjutsu"."""
+    name = re.sub(r"\s*[{—].*$", "", verdict.ability or verdict.via or "the mechanic")
+    return name[:1].lower() + name[1:]
+
+
+def render_options(verdict: OptionsVerdict, all_cites: bool = False) -> str:
     lines = verdict_lines(
-        verdict, f"Can {verdict.player} use a ninjutsu-family ability in the {verdict.step} step?"
+        verdict, f"Can you use a ninjutsu-family ability in the {verdict.step} step?", all_cites
     )
     if verdict.options:
         lines += ["", "Options:"]

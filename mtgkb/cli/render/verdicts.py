@@ -14,14 +14,23 @@ if TYPE_CHECKING:
 WIDTH = 100
 
 
-def verdict_lines(verdict: Verdict, question: str) -> list[str]:
-    """``question`` ("Can Ninja of the Deep Hours be activated now?") answered, with its checks."""
+def verdict_lines(verdict: Verdict, question: str, all_cites: bool = False) -> list[str]:
+    """``question`` ("Can Ninja of the Deep Hours be activated now?") answered, with its checks. Each
+    check's line prints the few rules that decide it (``all_cites``: every rule it rests on)."""
+    from mtgkb.reasoning.citations import shown_cites
+
     lines = [f"{question} {answer_word(verdict.answer)}", ""]
+    hidden = 0
     for check in verdict.checks:
         mark = {True: "ok ", False: "NO ", None: "?? "}[check.holds]
-        cites = f"  [CR {', '.join(check.cites)}]" if check.cites else ""
+        numbers, more = (list(dict.fromkeys(check.cites)), 0) if all_cites else shown_cites(check)
+        hidden += more
+        extra = f" +{more}" if more else ""
+        cites = f"  [CR {', '.join(numbers)}{extra}]" if numbers else ""
         lines.append(f"  {mark} {check.check}{cites}")
         lines += textwrap.wrap(check.because, WIDTH, initial_indent=" " * 7, subsequent_indent=" " * 7)
+    if hidden:
+        lines += ["", "  (+N: more rules the check rests on; --all-cites lists them, --json has them all)"]
     return lines
 
 

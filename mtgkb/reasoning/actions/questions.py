@@ -139,6 +139,9 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
                 )
     # No option found, but some way cannot be told: the player may still have one.
     unknown = any(c.holds is None for c in checks)
+    from mtgkb.reasoning.citations import rank_checks
+
+    rank_checks(checks, context.rules)
     return OptionsVerdict(
         answer=True if found else None if unknown else False,
         checks=checks,

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
-from mtgkb.reasoning import mana
+from mtgkb.reasoning import mana, phrases
+from mtgkb.reasoning.citations import deciding_rules, rank_checks
 from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
@@ -34,6 +35,7 @@ _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
 _PHYREXIAN = mint("concept", "phyrexian-mana")
 _KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
+_ON_AN_ALTERNATIVE_COST = mint("concept", "costs-on-an-alternative-cost")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
 
 
@@ -70,6 +72,7 @@ class RulingNote:
     text: str | None  # the official wording, once card data is imported
     summary: str | None  # our own words
     about: str | None  # the card the ruling is about
+    general: bool = False  # a ruling on the mechanic published on another card
 
 
 @dataclass
@@ -97,6 +100,8 @@ class ActionVerdict(Verdict):
     rulings: list[RulingNote]
     alternatives: list[WayTried] = field(default_factory=list)
     face: str | None = None  # the face cast (a split card's half, an Adventure, a modal DFC's face)
+    rulings_more: int = 0  # rulings on the card or mentioning the mechanic that are not listed
+    rulings_see: list[str] = field(default_factory=list)  # the commands that list them
 
 
 @dataclass
@@ -198,11 +203,12 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
     checks += _prohibitions(context, action_kind)
     cost, life, cost_checks = _cost(context, source, player, way, action_kind)
     checks += cost_checks
+    rank_checks(checks, rules)
     answer = decide(checks)
     outcome = _outcome(context, mechanic, player, source, candidates) if answer else []
     verb = "cast" if action_kind == V.Cast else "activate"
     label = way.ability.first(RDFS_LABEL) if way.ability is not None else None
-    return ActionVerdict(
+    verdict = ActionVerdict(
         answer=answer,
         checks=checks,
         cites=all_cites(checks, *(o.cites for o in outcome)),
@@ -219,8 +225,11 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
         life=life,
         candidates=[_candidate(graph, o) for o in candidates],
         outcome=outcome,
-        rulings=_rulings(context, source, way) if answer else [],
+        rulings=[],
     )
+    if answer:
+        _add_rulings(verdict, context, source, way)
+    return verdict
 
 
 def best_of(verdicts: list[ActionVerdict]) -> ActionVerdict:
@@ -280,9 +289,10 @@ def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
     mechanic = context.rules.node(way.mechanic)
     if way.granted_by is not None:
         granter = way.granted_by
-        because = (
-            f"{granter.name}, on {possessive(granter.controller)} battlefield, gives {source.name} {label}"
+        who = phrases.subject_verb(
+            granter.controller, source.controller, list(context.graph.situation.players), "control"
         )
+        because = f"{granter.name}, a permanent {who}, gives {source.name} {label}"
     else:
         because = f"{source.name} has {label}"
     rules = _defining_rules(context, mechanic)
@@ -356,9 +366,10 @@ def _cost(
             tax = mana.times(per, source.commander_casts)
             total = mana.add(total, tax)
             zone = rules.label(zone_iri(source.zone))
+            who = phrases.person(player, player, list(graph.situation.players))
             because = (
-                f"{source.name} was cast from the {zone} {source.commander_casts} time(s) before "
-                f"by {player}, so it costs {tax.text()} more"
+                f"{who} cast {source.name} from the {zone} {phrases.how_often(source.commander_casts)} "
+                f"before, so it costs {tax.text()} more"
             )
         else:
             counts = ", ".join(rules.label(a).lower() for a in rule.all(V.countsAction))
@@ -366,7 +377,12 @@ def _cost(
             because = (
                 f"{label} counts only {counts}, not {doing}: nothing is added and the count does not grow"
             )
-        checks.append(Check(label[:1].upper() + label[1:], True, because, rule.cites, rule.iri))
+        # The rule that decides the count, not every rule the concept's summary rests on; a cast for an
+        # alternative cost (sneak) adds the rule that puts the tax on that cost.
+        rule_cites = deciding_rules(rule) or rule.cites
+        if counted and source.commander and context.rules.node(way.mechanic).first(V.isAlternativeCost):
+            rule_cites = rule_cites + concept_cites(rules, _ON_AN_ALTERNATIVE_COST)
+        checks.append(Check(label[:1].upper() + label[1:], True, because, rule_cites, rule.iri))
     for changer, ability in _changes(context, player, way.mechanic):
         for prop, apply in ((V.costReduction, mana.reduce), (V.costIncrease, mana.add)):
             amount = ability.first(prop)
@@ -392,9 +408,9 @@ def _cost(
         return cost_text, 0, checks
     payment = mana.pay(total, mana.parse_available(available))
     life = payment.life
-    because = "; ".join(notes) + f"; total {cost_text}; you can produce {available}"
+    because = "; ".join(notes) + f"; total {cost_text}; you can produce {available.strip() or 'no mana'}"
     if payment.payable:
-        because += " which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
+        because += ", which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
     else:
         because += ", which is not enough"
     checks.append(Check("The cost can be paid", payment.payable, because, cites, paying.iri))
@@ -445,22 +461,23 @@ def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
     )
 
 
-def _rulings(context: Context, source: GameObject, way: Way) -> list[RulingNote]:
-    from mtgkb.kb.query_files import library_query
+def _add_rulings(verdict: ActionVerdict, context: Context, source: GameObject, way: Way) -> None:
+    """The card's own rulings, then the general rulings of its keyword mechanic
+    (:mod:`mtgkb.lookups.verdict_rulings`)."""
+    from mtgkb.lookups.verdict_rulings import verdict_rulings
 
     # Rulings on a keyword mechanic apply to every card with it; casting a spell the ordinary way is
     # no keyword, and the thousands of rulings that speak of casting are not about this card.
+    rules = context.rules
     lineage = [
-        m for m in context.rules.mechanic_lineage(way.mechanic) if context.rules.node(m).first(V.keyword)
+        (m, rules.node(m).first(V.keyword))
+        for m in rules.mechanic_lineage(way.mechanic)
+        if rules.node(m).first(V.keyword)
     ]
-    notes: dict[tuple, RulingNote] = {}
-    rows = context.kb.select(
-        library_query("verdict-rulings"), card=source.card or way.mechanic, mechanic=lineage
-    )
-    for row in rows:
-        key = row["text"] or row["summary"]
-        notes.setdefault(key, RulingNote(row["date"], row["text"], row["summary"], row["about"]))
-    return list(notes.values())
+    found = verdict_rulings(context.kb, source.card, source.name, lineage)
+    verdict.rulings = [RulingNote(r.date, r.text, r.summary, r.about, r.general) for r in found.rulings]
+    verdict.rulings_more = found.more
+    verdict.rulings_see = found.see
 
 
 def check_ability_name(

@@ -29,6 +29,7 @@ from mtgkb.reasoning.commanders.model import (
     wubrg,
 )
 from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, rule_order
+from mtgkb.reasoning.phrases import article
 from mtgkb.reasoning.requirements.registry import local_name, not_modelled_phrase, patterns
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> l
         else:
             extra = [s for s in card.subtypes if s not in requirement.subtypes]
             if extra:
-                missing.append(f"also a {' '.join(extra)}")
+                missing.append(f"also {article(' '.join(extra))}")
     for mechanic in requirement.abilities:
         if not card.has_mechanic(model, mechanic):
             label = model.mechanics[mechanic].label if mechanic in model.mechanics else mechanic
@@ -220,8 +221,8 @@ def unmet(model: Model, card: CommanderCardFacts, requirement: Requirement) -> l
 #: The words for what a card lacks, by requirement property; any other says the property's name.
 _LACKS = {
     V.requiresSupertype: lambda v: f"not {v.lower()}",
-    V.requiresCardType: lambda v: f"not a {v.lower()} card",
-    V.requiresSubtype: lambda v: f"not a {v}",
+    V.requiresCardType: lambda v: f"not {article(v.lower() + ' card')}",
+    V.requiresSubtype: lambda v: f"not {article(v)}",
     V.requiresPowerToughnessBox: lambda v: (
         "without a power/toughness box" if v else "with a power/toughness box"
     ),

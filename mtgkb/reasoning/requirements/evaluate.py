@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from mtgkb.kb.sparql_text import ParamValue, WrittenTerm, bind_values
 from mtgkb.kb.vocab import PREFIXES, V
-from mtgkb.reasoning.contract import Check, possessive
+from mtgkb.reasoning.contract import Check
 from mtgkb.reasoning.knowledge import Node, Term
 from mtgkb.reasoning.requirements.registry import (
     PLACEHOLDERS,
@@ -241,35 +241,50 @@ def _ask(graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj
 
 
 def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: GameObject | None) -> str:
+    """The phrase of a pattern with its placeholders filled by the one phrase builder
+    (:mod:`mtgkb.reasoning.phrases`), from the point of view of ``player``, the one asking."""
+    from mtgkb.reasoning import phrases
+
     situation = graph.situation
     rules = graph.rules
+    names = list(situation.players)
     values = [_value_label(graph, t) for t in terms]
     stack = [o.name for o in sorted(situation.objects, key=lambda o: o.stack_index or 0) if o.zone == "stack"]
     truth = terms[0].value if terms else True
+    zones = [t.value for t in terms if t.is_iri and "/zone/" in t.value]
     labels = _Labels(
-        player=player,
+        player=phrases.person(player, player, names),
         value=values[0] if values else "",
-        a_value=_article(values[0]) if values else "",
-        values=" or ".join(values),
+        a_value=phrases.article(values[0]) if values else "",
+        values=phrases.join_or(values),
+        in_values=phrases.join_or(
+            phrases.zone_place(_slug(z), rules.label(z), player, player, names) for z in zones
+        ),
         step=situation.step.label,
-        active=situation.turn,
-        holder=situation.priority,
-        active_turn="your turn" if situation.turn == player else f"{possessive(situation.turn)} turn",
-        holder_turn=f"{situation.priority} holds",
-        stack=", ".join(stack) or "nothing",
+        active=phrases.person(situation.turn, player, names),
+        holder=phrases.person(situation.priority, player, names),
+        active_turn=phrases.turn(situation.turn, player, names),
+        holder_turn=phrases.subject_verb(situation.priority, player, names, "hold"),
+        stack=phrases.join_and(stack) or "nothing",
         wanted_turn="your turn" if truth is True else "another player's turn",
     )
     if obj is not None:
         labels.update(
             subject=obj.name,
             zone=rules.label(_zone(obj)),
+            in_zone=phrases.zone_place(obj.zone, rules.label(_zone(obj)), obj.owner, player, names),
             tapped="tapped" if obj.tapped else "untapped",
             commander="a commander" if obj.commander else "not a commander",
+            token="a token" if obj.token else "not a token",
             status=rules.label(obj.blocked).lower() if obj.blocked else "not attacking",
         )
     else:
         labels.update(subject="the game")
     return template.format_map(labels)
+
+
+def _slug(iri: str) -> str:
+    return iri.rstrip("/").rsplit("/", 1)[-1]
 
 
 def _value_label(graph: GameGraph, term: Term) -> str:
@@ -299,8 +314,3 @@ def _unique(numbers: list[str]) -> list[str]:
     from mtgkb.reasoning.contract import rule_order
 
     return sorted(set(numbers), key=rule_order)
-
-
-def _article(word: str) -> str:
-    """ "a Creature", "an Instant"."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

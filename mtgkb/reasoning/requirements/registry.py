@@ -49,21 +49,24 @@ PYTHON_EVALUATORS: dict[str, PythonEvaluator] = {
 #: What a phrase of a pattern may say, and what each placeholder stands for. A phrase using any other
 #: name is refused when the pattern is read (and by a test), never printed as written.
 PLACEHOLDERS: dict[str, str] = {
-    "player": "the player the question is about",
+    "player": "the player the question is about: 'you'",
     "subject": "the object the requirement is about, or 'the game'",
     "value": "the first value of the property, as its label",
     "a_value": "the first value with its article: 'a Creature', 'an Instant'",
     "values": "every value of the property, joined with 'or'",
     "step": "the step the game is in",
-    "active": "whose turn it is",
-    "holder": "who holds priority",
+    "active": "whose turn it is: 'you' or the player's name",
+    "holder": "who holds priority: 'you' or the player's name",
     "active_turn": "'your turn' or 'Alice's turn'",
-    "holder_turn": "'Alice holds'",
+    "holder_turn": "'Alice holds', 'you hold'",
     "wanted_turn": "'your turn' or 'another player's turn', as the value asks",
     "stack": "the objects on the stack, or 'nothing'",
     "zone": "the zone the subject is in (an object's pattern)",
+    "in_zone": "where the subject is: 'in your hand', 'in exile', 'on the battlefield' (an object's pattern)",
+    "in_values": "where each zone value is, joined with 'or': 'in your hand or in the command zone'",
     "tapped": "'tapped' or 'untapped' (an object's pattern)",
     "commander": "'a commander' or 'not a commander' (an object's pattern)",
+    "token": "'a token' or 'not a token' (an object's pattern)",
     "status": "the subject's blocked status, or 'not attacking' (an object's pattern)",
 }
 
