@@ -59,21 +59,24 @@ def subject_graph(target: Target, source: SituationObject | None) -> SubjectGrap
         )
     ]
     if source is not None and target.obj is not source:
-        subjects.append(
-            Subject(
-                SOURCE,
-                source.label,
-                zone=_zone_name(source.zone),
-                owner=source.player,
-                controller=source.player,
-                token=source.token is not None,
-                tapped=source.tapped,
-                attacking=bool(source.attacking),
-                entered_from=source.entered_from,
-            )
-        )
+        subjects.append(_source_subject(source))
     about_source = None if source is None else (TARGET if target.obj is source else SOURCE)
     return SubjectGraph(subjects, player=source.player if source else None, source=about_source)
+
+
+def _source_subject(source) -> Subject:
+    """The copying object, as the requirement patterns see it."""
+    return Subject(
+        SOURCE,
+        source.label,
+        zone=_zone_name(source.zone),
+        owner=source.player,
+        controller=source.player,
+        token=source.token is not None,
+        tapped=source.tapped,
+        attacking=bool(source.attacking),
+        entered_from=source.entered_from,
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -319,19 +322,7 @@ def check_condition(
         ]
     # The condition is asked of the copying object itself.
     graph = SubjectGraph(
-        [
-            Subject(
-                SOURCE,
-                source.label,
-                zone=_zone_name(source.zone),
-                owner=source.player,
-                controller=source.player,
-                token=source.token is not None,
-                tapped=source.tapped,
-                attacking=bool(source.attacking),
-                entered_from=source.entered_from,
-            )
-        ],
+        [_source_subject(source)],
         player=source.player,
         source=SOURCE,
     )
