@@ -193,6 +193,15 @@ def _grant(graph: GameGraph, add: Any) -> None:
                     _add_ability(add, graph.object_iris[obj.key], ability)
 
 
+def plain_literal(value: Any) -> Any:
+    """A boolean as xsd:boolean, anything else as a plain string literal."""
+    import pyoxigraph as ox
+
+    if isinstance(value, bool):
+        return ox.Literal("true" if value else "false", datatype=ox.NamedNode(_XSD + "boolean"))
+    return ox.Literal(str(value))
+
+
 def _term(value: Any) -> Any:
     import pyoxigraph as ox
 

@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.kb.iris import mint, rule_iri, slugify
 from mtgkb.kb.vocab import PREFIXES, RDF_TYPE, RDFS_LABEL, V
+from mtgkb.reasoning.game_graph import plain_literal
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
-
-_XSD = "http://www.w3.org/2001/XMLSchema#"
 
 
 def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | None) -> str:
@@ -32,17 +31,12 @@ def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | 
     def add(subject: str, predicate: str, value: Any) -> None:
         quads.append(ox.Quad(ox.NamedNode(subject), ox.NamedNode(predicate), value))
 
-    def literal(value: Any) -> Any:
-        if isinstance(value, bool):
-            return ox.Literal("true" if value else "false", datatype=ox.NamedNode(_XSD + "boolean"))
-        return ox.Literal(str(value))
-
     add(node, RDF_TYPE, ox.NamedNode(V.Verdict))
-    add(node, RDFS_LABEL, literal(question))
+    add(node, RDFS_LABEL, plain_literal(question))
     if verdict.answer is None:
-        add(node, V.cannotTell, literal(True))
+        add(node, V.cannotTell, plain_literal(True))
     else:
-        add(node, V.answer, literal(verdict.answer))
+        add(node, V.answer, plain_literal(verdict.answer))
     if graph is not None:
         add(node, V.aboutSituation, ox.NamedNode(graph.iri))
     for number in verdict.cites:
@@ -51,12 +45,12 @@ def verdict_turtle(kb: KnowledgeBase, verdict: Any, situation: dict[str, Any] | 
         check_node = f"{node}/check/{index}"
         add(node, V.hasCheck, ox.NamedNode(check_node))
         add(check_node, RDF_TYPE, ox.NamedNode(V.Check))
-        add(check_node, RDFS_LABEL, literal(check.check))
+        add(check_node, RDFS_LABEL, plain_literal(check.check))
         if check.holds is None:
-            add(check_node, V.cannotTell, literal(True))
+            add(check_node, V.cannotTell, plain_literal(True))
         else:
-            add(check_node, V.holds, literal(check.holds))
-        add(check_node, V.because, literal(check.because))
+            add(check_node, V.holds, plain_literal(check.holds))
+        add(check_node, V.because, plain_literal(check.because))
         if check.evaluates:
             add(check_node, V.evaluates, ox.NamedNode(check.evaluates))
         for number in check.cites:

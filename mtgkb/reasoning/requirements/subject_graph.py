@@ -54,6 +54,7 @@ class SubjectGraph:
     def __post_init__(self) -> None:
         import pyoxigraph as ox
 
+        from mtgkb.reasoning.game_graph import plain_literal
         from mtgkb.reasoning.situation import zone_iri
 
         base = mint("situation", "subjects")
@@ -65,18 +66,13 @@ class SubjectGraph:
         def add(subject: str, predicate: str, value: Any) -> None:
             quads.append(ox.Quad(ox.NamedNode(subject), ox.NamedNode(predicate), value))
 
-        def literal(value: Any) -> Any:
-            if isinstance(value, bool):
-                return ox.Literal("true" if value else "false", datatype=ox.NamedNode(_XSD + "boolean"))
-            return ox.Literal(str(value))
-
         add(base, RDF_TYPE, ox.NamedNode(V.Situation))
         for node in self.players.values():
             add(base, V.hasPlayer, ox.NamedNode(node))
         for subject in self.subjects:
             node = self.iris[subject.key]
             add(base, V.hasObject, ox.NamedNode(node))
-            add(node, RDFS_LABEL, literal(subject.name))
+            add(node, RDFS_LABEL, plain_literal(subject.name))
             if subject.zone:
                 add(node, V.inZone, ox.NamedNode(zone_iri(subject.zone)))
             if subject.entered_from:
@@ -84,12 +80,12 @@ class SubjectGraph:
             for predicate, name in ((V.owner, subject.owner), (V.controller, subject.controller)):
                 if name:
                     add(node, predicate, ox.NamedNode(self.players[name]))
-            add(node, V.isToken, literal(subject.token))
-            add(node, V.isTapped, literal(subject.tapped))
-            add(node, V.isCommander, literal(subject.commander))
+            add(node, V.isToken, plain_literal(subject.token))
+            add(node, V.isTapped, plain_literal(subject.tapped))
+            add(node, V.isCommander, plain_literal(subject.commander))
             for predicate, text in ((V.power, subject.power), (V.toughness, subject.toughness)):
                 if text is not None:
-                    add(node, predicate, literal(text))
+                    add(node, predicate, plain_literal(text))
             if subject.attacking:
                 add(node, V.attacks, ox.NamedNode(f"{base}/attacked"))
             for predicate, values in (
@@ -98,7 +94,7 @@ class SubjectGraph:
                 (V.subtype, subject.subtypes),
             ):
                 for value in values:
-                    add(node, predicate, literal(value))
+                    add(node, predicate, plain_literal(value))
         self.store = ox.Store()
         self.store.extend(quads)
         self._base = base
