@@ -65,7 +65,13 @@ def test_file_yaml_stdin_and_options_give_the_same_verdict(run_cli, tmp_path: Pa
     ("situation", "named"),
     [
         (_with("step", "declare-blockerz"), "situation step"),
-        (_with("players.me.graveyard", ["Ninja of the Deep Hours"]), "players.me.graveyard[0]"),
+        (
+            _with(
+                "players.me.graveyard",
+                [{"card": "Ninja of the Deep Hours", "id": "n"}] * 2,
+            ),
+            "players.me.graveyard[1].id",
+        ),
         (_with("players.me.sideboard", []), "players.me.sideboard"),
         (_with("players.me.battlefield.0.blocked", "no"), "players.me.battlefield[0].blocked"),
         (_with("players.me.mana", "{1}{Q}"), "players.me.mana"),

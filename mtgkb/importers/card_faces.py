@@ -8,6 +8,7 @@ A face node is face/<card slug>/<index>; its abilities are linked from it with m
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 from mtgkb.core.mana_symbols import colours, mana_value
@@ -22,6 +23,7 @@ Add = Callable[[str, str, str], None]
 _FACE = f"<{V.Face}>"
 _MELDED_FACE = f"<{V.MeldedFace}>"
 _PROTOTYPE = f"<{V.PrototypeCharacteristics}>"
+_OFF_BATTLEFIELD = f"<{V.OffBattlefieldCharacteristics}>"
 _TRUE = literal(True)
 _DEPRECATED = PREFIXES["owl"] + "deprecated"
 _REPLACED_BY = PREFIXES["dcterms"] + "isReplacedBy"
@@ -101,6 +103,36 @@ def write_prototype(add: Add, card: str, card_slug: str, prototype: PrototypeRec
         add(node, V.colors, _term(value))
     for number in ("718.2", "718.3b"):
         add(node, V.citesRule, f"<{mint('cr', number)}>")
+
+
+#: "As long as Grist isn't on the battlefield, it's a 1/1 Insect creature in addition to its other
+#: types": a static ability that works everywhere but the battlefield (113.6c), so the card in the
+#: command zone is a creature card (903.3).
+_OFF_BATTLEFIELD_TYPES = re.compile(
+    r"As long as [^.,]+? isn't on the battlefield, it's an? (?:(?P<power>\d+)/(?P<toughness>\d+) )?"
+    r"(?P<subtypes>(?:[A-Z][\w-]* )*)(?P<type>artifact|creature|enchantment|land) in addition to its "
+    r"other types"
+)
+
+
+def write_off_battlefield(add: Add, card: str, card_slug: str, texts: list[str | None]) -> bool:
+    """The types, subtypes, power and toughness the card has outside the battlefield, when its text
+    gives it some; whether it did."""
+    found = next((m for t in texts if t for m in [_OFF_BATTLEFIELD_TYPES.search(t)] if m), None)
+    if found is None:
+        return False
+    node = mint("face", card_slug, "off-battlefield")
+    add(card, V.hasOffBattlefieldCharacteristics, f"<{node}>")
+    add(node, RDF_TYPE, _OFF_BATTLEFIELD)
+    add(node, RDFS_LABEL, literal(found.group(0)))
+    add(node, V.cardType, _term(found.group("type").capitalize()))
+    for subtype in found.group("subtypes").split():
+        add(node, V.subtype, _term(subtype))
+    if found.group("power") is not None:
+        add(node, V.power, _term(found.group("power")))
+        add(node, V.toughness, _term(found.group("toughness")))
+    add(node, V.citesRule, f"<{mint('cr', '113.6c')}>")
+    return True
 
 
 def melded_iri(name: str, rules: LayoutRules) -> str:

@@ -21,6 +21,7 @@ from mtgkb.importers.card_faces import (
     write_characteristics,
     write_face_types,
     write_faces,
+    write_off_battlefield,
     write_prototype,
 )
 from mtgkb.importers.card_iris import CardIris, card_slug
@@ -122,6 +123,7 @@ def write_cards(
         counts.faces_known_only_by_name += sum(face.known_only_by_name for face in record.faces)
         if record.prototype is not None:
             write_prototype(add, card, slug, record.prototype)
+        write_off_battlefield(add, card, slug, [text for _name, text in record.texts()])
         if record.melds_into:
             add(card, V.meldsInto, f"<{melded_iri(record.melds_into, rules)}>")
         # Who prints each face's abilities: the face, and the card too if its layout gives it them.

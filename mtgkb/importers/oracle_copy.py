@@ -87,6 +87,8 @@ class CopyException:
     characteristic: str
     values: tuple[str, ...]
     text: str
+    count: int = 1  # "two additional +1/+1 counters"
+    only_if_type: str | None = None  # "if it's a creature, ...": applies only to such a copy (707.9f)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +188,8 @@ def _read_line(line: str) -> list[CopyEffect]:
             rest = sentence[match.end() :]
             end = _WHAT_END.search(rest)
             phrase = (rest[: end.start()] if end else rest).strip()
-            target = read_target(phrase, sentence[: match.start()])
+            antecedent = _antecedent(sentences[:index]) if phrase.lower() in _PRONOUNS else None
+            target = read_target(antecedent or phrase, sentence[: match.start()])
             exceptions, unparsed = _except_clause(sentence)
             pt = match.groupdict().get("pt")
             if pt:
@@ -207,6 +210,20 @@ def _read_line(line: str) -> list[CopyEffect]:
             )
             break
     return effects
+
+
+_PRONOUNS = ("it", "that creature", "that permanent")
+_TARGET_PHRASE = re.compile(r"\b(target [a-z ']+?)(?=[.,;]|$| and | until )", re.I)
+
+
+def _antecedent(earlier: list[str]) -> str | None:
+    """What "a copy of it" copies when an earlier sentence of the ability chose it: "Choose target
+    creature you control. Each other creature you control becomes a copy of it" copies that target."""
+    for sentence in reversed(earlier):
+        found = _TARGET_PHRASE.findall(sentence)
+        if found:
+            return found[-1]
+    return None
 
 
 def _sentences(line: str) -> list[str]:
@@ -292,13 +309,31 @@ def _except_clause(sentence: str) -> tuple[tuple[CopyException, ...], tuple[str,
     masked = _QUOTED.sub(hold, clause)
     exceptions: list[CopyException] = []
     unparsed: list[str] = []
-    for part in _split_parts(masked):
+    for part, only_if in _conditional_parts(masked):
         read = _exception_part(part, quotes)
         if read:
-            exceptions.extend(read)
+            exceptions.extend(replace(e, only_if_type=only_if) for e in read)
         else:
             unparsed.append(_unmask(part, quotes))
     return tuple(exceptions), tuple(unparsed)
+
+
+_ONLY_IF = re.compile(r",?(?:\s+and)?,?\s+if (?:it's|it is) an? (?P<type>[a-z]+),\s*", re.I)
+
+
+def _conditional_parts(masked: str) -> list[tuple[str, str | None]]:
+    """The clause's parts, each with the card type a conditional part asks of the copy: in "it's
+    legendary and, if it's a creature, it enters with two +1/+1 counters", the parts after "if it's a
+    creature," apply only to a copy that is a creature (707.9f)."""
+    match = _ONLY_IF.search(masked)
+    if match is None or match.group("type").lower() not in _CARD_TYPE_WORDS:
+        return [(part, None) for part in _split_parts(masked)]
+    only_if = _CARD_TYPE_WORDS[match.group("type").lower()]
+    head, tail = masked[: match.start()], masked[match.end() :]
+    return [(part, None) for part in _split_parts(head)] + [(part, only_if) for part in _split_parts(tail)]
+
+
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
 def _split_parts(masked: str) -> list[str]:
@@ -329,8 +364,11 @@ def _exception_part(part: str, quotes: list[str]) -> list[CopyException]:
     ):
         return [CopyException("removes-supertype", "supertype", ("Legendary",), text)]
     if m := re.match(rf"^(?:{_SUBJECT}\s+)?(?:enters?|enter) with (?P<what>.+)$", lowered):
-        counters = re.findall(r"([+-]\d+/[+-]\d+|loyalty|shield|\w+) counters?", m.group("what"))
-        return [CopyException("addition", "counters", tuple(counters) or (m.group("what"),), text)]
+        what = m.group("what")
+        counters = re.findall(r"([+-]\d+/[+-]\d+|loyalty|shield|\w+) counters?", what)
+        number = re.match(r"(?P<n>\w+) (?:additional )?", what)
+        count = _COUNT_WORDS.get(number.group("n"), 1) if number and len(counters) == 1 else 1
+        return [CopyException("addition", "counters", tuple(counters) or (what,), text, count)]
     if m := re.match(r"^(?:its|his|her|their) name is (?P<name>.+)$", part.strip(), re.I):
         return [CopyException("sets", "name", (m.group("name").strip(),), text)]
     if m := re.match(rf"^(?:{_SUBJECT}\s+)?(?:has|have|gains?) (?P<what>.+)$", lowered):
@@ -563,6 +601,10 @@ def write_copy_effect(
         add(node_e, V.citesRule, f"<{mint('cr', KIND_RULES[exception.kind])}>")
         for value in exception.values:
             add(node_e, V.exceptionValue, literal(value))
+        if exception.count != 1:
+            add(node_e, V.exceptionCount, literal(exception.count))
+        if exception.only_if_type:
+            add(node_e, V.exceptionOnlyIfType, literal(exception.only_if_type))
 
 
 def _write_target(add: Callable[[str, str, str], None], node: str, target: CopyTarget) -> None:

@@ -42,7 +42,9 @@ class GameGraph:
     def card(self, obj: GameObject) -> Node:
         card = self.cards.get(obj.card or "") or Node(obj.card or "")
         face = self.faces.get(obj.key)
-        return with_face(card, self.cards.get(face) or Node(face)) if face else card
+        if face:
+            return with_face(card, self.cards.get(face) or Node(face))
+        return face_up(card, obj, self.cards)
 
     def types(self, obj: GameObject) -> list[str]:
         return obj.types if obj.card is None else self.card(obj).all(V.cardType)
@@ -82,6 +84,36 @@ def with_face(card: Node, face: Node) -> Node:
     return Node(card.iri, values)
 
 
+#: What a face-down permanent is (708.2a): a 2/2 creature, nothing else (no name, text, subtypes or
+#: mana cost, so no colour either).
+FACE_DOWN = {
+    V.cardType: [Term('"Creature"', "Creature")],
+    V.power: [Term('"2"', "2")],
+    V.toughness: [Term('"2"', "2")],
+}
+
+
+def face_up(card: Node, obj: GameObject, cards: dict[str, Node]) -> Node:
+    """The card as its permanent is now: face down (708.2a), transformed (its back face, with its
+    front face's mana value, 712.8e) or flipped (its other half, with its own mana cost and colours,
+    710.1c, 710.2); otherwise the card itself."""
+    if obj.face_down:
+        return Node(card.iri, {p: list(t) for p, t in FACE_DOWN.items()})
+    if not (obj.transformed or obj.flipped):
+        return card
+    faces = sorted(
+        (cards.get(iri) or Node(iri) for iri in card.all(V.hasFace)),
+        key=lambda f: int(f.first(V.faceIndex) or 0),
+    )
+    if len(faces) < 2:
+        return card
+    up = with_face(card, faces[1])
+    kept = (V.manaValue,) if obj.transformed else (V.manaCost, V.manaValue, V.colors)
+    for predicate in kept:
+        up.values[predicate] = card.terms(predicate)
+    return up
+
+
 def situation_key(situation: Situation) -> str:
     """Eight hex digits naming the situation: the same situation gets the same IRIs."""
     described = {
@@ -90,6 +122,7 @@ def situation_key(situation: Situation) -> str:
         "step": situation.step.iri,
         "objects": [
             [o.key, o.card, o.name, o.zone, o.controller, o.tapped, o.attacking, o.blocked]
+            + ([o.transformed, o.flipped, o.face_down] if o.transformed or o.flipped or o.face_down else [])
             for o in situation.objects
         ],
     }
@@ -155,10 +188,23 @@ def build_game_graph(
     _grant(graph, add)
     for step in rules.of_type(V.Step):
         for predicate, terms in step.values.items():
+            if predicate == V.playersReceivePriority and _priority_given(situation, step):
+                add(step.iri, predicate, True)
+                continue
             for term in terms:
                 quads.append(ox.Quad(ox.NamedNode(step.iri), ox.NamedNode(predicate), _from_term(term)))
     graph.store.extend(quads)
     return graph
+
+
+def _priority_given(situation: Situation, step: Node) -> bool:
+    """A step without priority in which this situation has players holding it: the cleanup step with
+    something on the stack (514.3a: state-based actions or triggers happened, so priority was given)."""
+    return (
+        step.iri == situation.step.iri
+        and bool(step.first(V.priorityWhenStackNotEmpty))
+        and any(o.zone == "stack" for o in situation.objects)
+    )
 
 
 def _add_ability(add: Any, node: str, ability: Node) -> None:

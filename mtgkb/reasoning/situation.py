@@ -19,6 +19,7 @@ from mtgkb.core.errors import shown as cut
 from mtgkb.kb.iris import mint, slugify
 from mtgkb.kb.vocab import V
 from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS, MAX_PLAYERS
+from mtgkb.reasoning.situation_objects import check_one_zone_per_object, object_id, set_face_state
 from mtgkb.reasoning.situation_text import (
     SituationError,
     checked_values,
@@ -55,8 +56,10 @@ _PERMANENT_FIELDS = {
     "controller",
     "copy_of",
     "types",
+    "id",
+    *("transformed", "flipped", "face_down"),  # face states (issue 20): see _Reader._face_state
 }
-_STACK_FIELDS = {"card", "controller"}
+_STACK_FIELDS = {"card", "controller", "id"}
 _ATTACK_KINDS = ("planeswalker", "battle")
 _IMPORT_HINT = (
     "the bundled knowledge base has only the starter cards; import the whole pool with "
@@ -97,6 +100,11 @@ class GameObject:
     stack_index: int | None = None
     types: list[str] = field(default_factory=list)  # a token's card types
     copy_of: str | None = None  # card IRI of what this permanent copies
+    id: str | None = None  # the name the situation gives this one object (several share a card name)
+    # Face states of a permanent (712.8e, 710.2, 708.2): which face or half is up, if any.
+    transformed: bool = False
+    flipped: bool = False
+    face_down: bool = False
 
 
 @dataclass
@@ -310,13 +318,14 @@ class _Reader:
                             owner=name,
                             controller=name,
                             commander=zone == "command",
+                            id=object_id(item, item_where),
                         )
                     )
         self._commanders(section, where, name, cards)
 
     def _card_item(self, item: Any, where: str, cards: dict[str, tuple[str, str]]) -> tuple[str, str]:
         if isinstance(item, dict):
-            _closed(item, {"card"}, where)
+            _closed(item, {"card", "id"}, where)
             item = item.get("card")
         if not isinstance(item, str):
             raise SituationError(where, "a card is written as its name")
@@ -378,7 +387,9 @@ class _Reader:
             tapped=bool(item.get("tapped", False)),
             types=list(types),
             copy_of=cards[item["copy_of"]][0] if isinstance(item.get("copy_of"), str) else None,
+            id=object_id(item, where),
         )
+        set_face_state(self.kb, obj, item, where, self._cr)
         if "copy_of" in item and not isinstance(item["copy_of"], str):
             raise SituationError(f"{where}.copy_of", "the name of the card it copies")
         if "attacking" in item:
@@ -407,8 +418,10 @@ class _Reader:
     def _commanders(
         self, section: dict[str, Any], where: str, player: str, cards: dict[str, tuple[str, str]]
     ) -> None:
+        declared = {o.card for o in self.objects if o.owner == player and o.zone == "command"}
         for index, item in enumerate(_list(section.get("commanders", []), f"{where}.commanders")):
             card, _display = self._card_item(item, f"{where}.commanders[{index}]", cards)
+            declared.add(card)  # a commander elsewhere now may be in no zone the situation lists
             for obj in self.objects:
                 if obj.card == card and obj.owner == player:
                     obj.commander = True
@@ -433,7 +446,7 @@ class _Reader:
                 )
             card = cards[name][0]
             mine = [o for o in self.objects if o.card == card and o.owner == player]
-            if not any(o.commander for o in mine):
+            if card not in declared:
                 raise SituationError(
                     f"{where}.commander_casts",
                     f"{cards[name][1]} is not one of {cut(player)}'s commanders",
@@ -468,25 +481,14 @@ class _Reader:
                     owner=controller,
                     controller=controller,
                     stack_index=index,
+                    id=object_id(item, where),
                 )
             )
 
     # -- consistency -------------------------------------------------------------------------------
 
     def _check_zones(self) -> None:
-        """A card is in one zone at a time (400.1): the same card in two zones is a mistake."""
-        seen: dict[tuple[str, str], GameObject] = {}
-        for obj in self.objects:
-            if obj.card is None:
-                continue
-            key = (obj.card, obj.owner)
-            first = seen.setdefault(key, obj)
-            if first is not obj and first.zone != obj.zone:
-                raise SituationError(
-                    obj.where,
-                    f"{obj.name} is also listed at {first.where}; a card is in one zone at a time",
-                    "list each card once, in the zone it is in now",
-                )
+        check_one_zone_per_object(self.objects)
 
     def _check_attackers(self, step: StepInfo, turn: str, players: dict[str, Player]) -> None:
         for obj in self.objects:

@@ -61,7 +61,8 @@ def situation_and_origins(card: str | None, options: TableOptions) -> tuple[dict
         for name in names:
             origins[f"players.{attacker_side}.battlefield[{len(attackers)}]"] = f"{option} {_quoted(name)}"
             attackers.append(_permanent(name, {"attacking": defender, "tapped": True, "blocked": blocked}))
-    players[attacker_side]["battlefield"] = attackers
+    # The card asked about may be on my battlefield already: attackers join it, never replace it.
+    players[attacker_side].setdefault("battlefield", []).extend(attackers)
     battlefield = mine.setdefault("battlefield", [])
     for option, names, status in (
         ("--tapped", options.tapped, {"tapped": True}),

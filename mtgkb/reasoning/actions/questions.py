@@ -7,8 +7,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import MtgkbError, shown
+from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
-from mtgkb.reasoning.actions.faces import FaceChoice, choose_faces
+from mtgkb.reasoning.actions.faces import (
+    FaceChoice,
+    choose_faces,
+    fused_face,
+    printing_face,
+    prototype_face,
+)
 from mtgkb.reasoning.actions.ways import (
     ABILITY_TO_ACTIVATE,
     CASTING,
@@ -29,6 +36,8 @@ from mtgkb.reasoning.situation_text import listed
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
+
+PROTOTYPE = mint("mechanic", "prototype")
 
 
 def can_activate(
@@ -61,13 +70,25 @@ def can_cast(
     source = source_object(context, card, player)
     actor = player or source.owner
     choice = choose_faces(context, source, card, face)
-    if choice.not_castable is not None:
+    ways = [Way(CASTING, None, face=f) for f in choice.faces]
+    for way in ability_ways(context, source, V.Cast):
+        mechanic = context.rules.node(way.mechanic)
+        if mechanic.first(V.isAlternativeCost):
+            ways.append(way)
+        elif mechanic.first(V.castsAllFaces) and choice.asked is None and choice.faces != [None]:
+            fused = fused_face(context, source)  # fuse: both halves as one spell (702.102a)
+            if fused is not None:
+                ways.append(Way(way.mechanic, way.ability, face=fused))
+        elif mechanic.first(V.castsPrintingFace) and way.ability is not None:
+            half = printing_face(context, source, way.ability)  # aftermath: its own half (702.127a)
+            if half is not None and (choice.asked is None or choice.asked.iri == half.iri):
+                ways.append(Way(way.mechanic, way.ability, face=half))
+    prototyped = prototype_face(context, source) if choice.asked is None and choice.faces == [None] else None
+    if prototyped is not None:
+        ways.append(Way(PROTOTYPE, None, face=prototyped))  # cast prototyped (702.160a, 718.3)
+    if choice.not_castable is not None and not [w for w in ways if w.face is not None]:
         return _face_not_castable(context, source, actor, choice)
-    ways = [Way(CASTING, None, face=f) for f in choice.faces] + [
-        w
-        for w in ability_ways(context, source, V.Cast)
-        if context.rules.node(w.mechanic).first(V.isAlternativeCost)
-    ]
+    ways = [w for w in ways if choice.not_castable is None or w.face is not None]
     if via is not None:
         wanted = "casting" if via.strip().lower() in {"normal", "casting", "mana cost"} else via
         normal = [w for w in ways if w.mechanic == CASTING]

@@ -36,6 +36,7 @@ _HYBRID = mint("concept", "hybrid-mana")
 _PHYREXIAN = mint("concept", "phyrexian-mana")
 _KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
 _ON_AN_ALTERNATIVE_COST = mint("concept", "costs-on-an-alternative-cost")
+_NO_MANA_COST = mint("concept", "no-mana-cost")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
 
 
@@ -139,9 +140,13 @@ def prepare(kb: KnowledgeBase, data: dict[str, Any]) -> Context:
 def source_object(context: Context, name: str, player: str | None) -> GameObject:
     """The object the question is about: the card ``name`` in the situation (a player's, if given)."""
     situation = context.graph.situation
-    card, display = resolve_card(context.kb, name, "CARD")
     if player is not None and player not in situation.players:
         raise SituationError("--player", f"'{shown(player)}' is not a player of the situation")
+    # One object among several of the same card, by its id or its place ("me/battlefield/1").
+    named = [o for o in situation.objects if name in (o.id, o.key)]
+    if named:
+        return named[0]
+    card, display = resolve_card(context.kb, name, "CARD")
     found = situation.objects_of_card(card)
     if not found:
         raise SituationError(
@@ -260,7 +265,7 @@ def _question(card: str, verb: str, label: str | None, way: Way) -> str:
     if verb == "cast":
         how = "" if way.mechanic == CASTING else f" for its {label or way.slug} cost"
         if way.face is not None:
-            return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now{how}?"
+            return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now?"
         return f"Can {card} be cast now{how}?"
     return f"Can {possessive(card)} {label or way.slug} be activated now?"
 
@@ -340,11 +345,23 @@ def _cost(
     context: Context, source: GameObject, player: str, way: Way, action_kind: str
 ) -> tuple[str | None, int, list[Check]]:
     rules, graph = context.rules, context.graph
-    printed = (
-        way.ability.first(V.abilityCost) if way.ability is not None else graph.card(source).first(V.manaCost)
-    )
-    if way.ability is None and printed is None:
-        printed = "{0}"
+    # A way of casting with no cost of its own (a face, fuse, aftermath, prototyped) pays the mana
+    # cost of what is cast.
+    own_cost = way.ability.first(V.abilityCost) if way.ability is not None else None
+    mana_cost = way.ability is None or (own_cost is None and way.face is not None)
+    printed = graph.card(source).first(V.manaCost) if mana_cost else own_cost
+    if mana_cost and printed is None and "Land" in graph.types(source):
+        return None, 0, []  # a land is played, not cast: the check that it is not a land says so
+    if mana_cost and printed is None:
+        # No mana cost is an unpayable cost (118.6, 202.1b), never {0}; a land says so already.
+        paying = rules.node(_PAYING.get(action_kind, _PAYING_AN_ABILITY))
+        because = (
+            f"{graph.card(source).first(RDFS_LABEL) or source.name} has no mana cost: that cost cannot "
+            "be paid, so it is not cast for its mana cost; only an alternative cost (suspend, an effect "
+            "letting it be cast without paying its mana cost) would allow it"
+        )
+        cites = concept_cites(rules, _NO_MANA_COST)
+        return None, 0, [Check("The cost can be paid", False, because, cites, paying.iri)]
     if printed is None:
         return None, 0, []
     mana_part = _MANA_PREFIX.match(printed)

@@ -143,6 +143,9 @@ class CommanderCardFacts:
     text: str | None
     faces: list[Face]
     abilities: list[Ability]
+    # What its own ability makes it off the battlefield (113.6c), in words, with that node's rules.
+    off_battlefield: str | None = None
+    off_battlefield_cites: list[str] = field(default_factory=list)
     # Whether the card meets each (property, values) part of a requirement, as its pattern says:
     # filled for many cards at once (mtgkb.reasoning.commanders.verdict.ask_patterns).
     meets: dict[tuple[str, tuple[Any, ...]], bool] = field(default_factory=dict, repr=False, compare=False)
@@ -290,6 +293,14 @@ def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CommanderCardFact
     types = node.get(V.cardType, [])
     subtypes = node.get(V.subtype, [])
     power, toughness = _first(node, V.power), _first(node, V.toughness)
+    # What its own ability makes it in every zone but the battlefield (113.6c): a commander is
+    # judged as the card it is in the command zone (903.3).
+    off = nodes.get(_first(node, V.hasOffBattlefieldCharacteristics) or "", {})
+    if off:
+        types = list(dict.fromkeys([*types, *off.get(V.cardType, [])]))
+        subtypes = list(dict.fromkeys([*subtypes, *off.get(V.subtype, [])]))
+        power = power if power is not None else _first(off, V.power)
+        toughness = toughness if toughness is not None else _first(off, V.toughness)
     # The card-level values already follow its layout's rule (data/layouts.ttl): a double-faced
     # card's are its front face's (712.8a), an adventurer's its creature's (715.4), a split card's
     # both halves' (709.4).
@@ -307,4 +318,6 @@ def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CommanderCardFact
         text=_first(node, V.oracleText),
         faces=faces,
         abilities=abilities,
+        off_battlefield=_first(off, RDFS_LABEL) if off else None,
+        off_battlefield_cites=_cites(off) if off else [],
     )

@@ -309,8 +309,12 @@ def eligibility_check(
     for requirement in model.eligibility:
         if not unmet(model, card, requirement):
             because = f"{card.name} is {requirement.label[0].lower()}{requirement.label[1:]}."
+            cites = requirement.cites
+            if card.off_battlefield:
+                because = f"{because[:-1]} in the command zone: {card.off_battlefield.rstrip('.')}."
+                cites = _numbers(cites, card.off_battlefield_cites)
             if not requirement.unmodelled:
-                return Check(title, True, because, requirement.cites)
+                return Check(title, True, because, cites)
             # What is modelled holds; what is not is no yes. Another kind may still say yes outright.
             unknown = unknown or Check(
                 title,

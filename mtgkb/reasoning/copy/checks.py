@@ -190,7 +190,12 @@ def check_target(
             Check(
                 f"{what}: controlled by {'you' if required else 'an opponent'}",
                 holds(V.requiresControlByYou, [required]),
-                f"{target.label} is controlled by {target.player}, {card.name} by {source.player}",
+                f"{target.label} is controlled by {target.player}, {card.name} "
+                + (
+                    f"by {source.player}"
+                    if source.zone == "battlefield"
+                    else f"enters controlled by {source.player}"
+                ),
                 [*base, *copy_concept_cites("copy-target-controller")],
             )
         )

@@ -80,6 +80,8 @@ class ExceptionFacts:
     values: list[str]
     label: str | None
     cites: list[str]
+    count: int = 1  # how many of each value an addition gives
+    only_if_type: str | None = None  # the copy must be of this card type (707.9f)
 
 
 @dataclass
@@ -110,6 +112,7 @@ class CopyCardFacts:
     # Set when the card's layout gives it only its first face's characteristics (data/layouts.ttl):
     # an adventurer's creature (715.4), an unflipped flip card (710.2), a front face (712.8a).
     first_face_only: list[str] | None = None  # the layout's cites
+    flipped: Values | None = None  # a flip card's other half, as a flipped permanent has it (710.2)
 
 
 def copy_card_name(kb: KnowledgeBase, name: str) -> tuple[str, str]:
@@ -177,7 +180,14 @@ def _read_card(kb: KnowledgeBase, name: str) -> CopyCardFacts:
     layout_cites = (
         sorted(map(rule_number, layout_node.all(V.citesRule)), key=rule_order) if first_only else None
     )
-    return CopyCardFacts(card_name, iri, values, back, layout, effects, newest_first(rulings), layout_cites)
+    flipped = None
+    if len(faces) > 1 and layout == "flip":
+        # Flipped, the other half's name, text, types and size; the card's mana cost and colours (710.1c).
+        flipped = _values(card, faces[1], [], graph)
+        flipped.mana_cost, flipped.colors = values.mana_cost, values.colors
+    return CopyCardFacts(
+        card_name, iri, values, back, layout, effects, newest_first(rulings), layout_cites, flipped
+    )
 
 
 def _named_face(faces: list[Node], name: str) -> Node | None:
@@ -244,6 +254,8 @@ def _copy_effect(graph: Graph, node: Node) -> CopyEffectFacts:
                 values=[str(v) for v in exception.all(V.exceptionValue)],
                 label=exception.first(RDFS_LABEL),
                 cites=sorted((rule_number(r) for r in kind.all(V.citesRule)), key=rule_order),
+                count=int(exception.first(V.exceptionCount) or 1),
+                only_if_type=exception.first(V.exceptionOnlyIfType),
             )
         )
     return CopyEffectFacts(

@@ -3,11 +3,12 @@
 
 Each battlefield permanent may carry, beside the shared fields (``card``, ``token``, ``tapped``,
 ``attacking``, ``controller``, ``copy_of``, a token's ``types``, ...):
-``face_down``, ``transformed`` (back face up), ``counters`` ({kind: number}), ``attached`` (the Auras
+``counters`` ({kind: number}), ``attached`` (the Auras
 and Equipment on it), ``effects`` (non-copy effects on it, in words), ``entered_from`` (the zone it
 entered the battlefield from) and, for a token, the characteristics its creating effect gave it
 (``name``, ``power``, ``toughness``, ``colors``, ``subtypes``, ``supertypes``, ``abilities``,
-``mana_cost``). These are taken out before the shared reader checks the rest, and checked here.
+``mana_cost``). The face states (``face_down``, ``transformed``, ``flipped``) are the shared
+reader's. These are taken out before the shared reader checks the rest, and checked here.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from mtgkb.reasoning.situation_text import checked_values, field_path, list_fiel
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
 
-_FLAGS = ("face_down", "transformed")
+_FLAGS: tuple[str, ...] = ()  # face_down, transformed, flipped: the shared reader's face states
 _LISTS = ("attached", "effects", "colors", "subtypes", "supertypes", "abilities")
 _TEXTS = ("entered_from", "name", "power", "toughness", "mana_cost")
 #: The fields this module adds to a battlefield permanent of the shared format.
@@ -47,6 +48,7 @@ class SituationObject:
     commander: bool = False
     face_down: bool = False
     transformed: bool = False
+    flipped: bool = False
     counters: dict[str, int] = field(default_factory=dict)
     attached: list[str] = field(default_factory=list)
     effects: list[str] = field(default_factory=list)
@@ -61,6 +63,7 @@ class SituationObject:
 @dataclass
 class CopySituation:
     objects: list[SituationObject]
+    active_player: str | None = None  # whose turn it is: who casts a copier the situation does not hold
 
     def is_commander(self, obj: SituationObject) -> bool:
         return obj.commander and obj.token is None
@@ -85,8 +88,9 @@ def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> CopySituatio
                 tapped=obj.tapped,
                 attacking=obj.attacking,
                 commander=obj.commander,
-                face_down=bool(extra.get("face_down")),
-                transformed=bool(extra.get("transformed")),
+                face_down=obj.face_down,
+                transformed=obj.transformed,
+                flipped=obj.flipped,
                 counters=dict(extra.get("counters") or {}),
                 attached=list(extra.get("attached") or []),
                 effects=list(extra.get("effects") or []),
@@ -95,7 +99,7 @@ def read_copy_situation(kb: KnowledgeBase, data: dict[str, Any]) -> CopySituatio
                 | ({"types": obj.types} if obj.token else {}),
             )
         )
-    return CopySituation(objects)
+    return CopySituation(objects, shared.turn)
 
 
 def _battlefields(data: dict[str, Any]):

@@ -4,6 +4,7 @@ copy rule, never per card."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -109,6 +110,14 @@ def copiable_values_of(kb: KnowledgeBase, obj: SituationObject | str) -> Target:
                 copy_concept_cites("copy-back-face-up"),
                 card.iri,
             )
+        if obj.flipped and card.flipped is not None:
+            return _target(
+                obj,
+                card.flipped,
+                ["the flipped half, which is up"],
+                copy_concept_cites("copy-flipped-half"),
+                card.iri,
+            )
         if card.back is not None:
             return _target(
                 obj,
@@ -178,16 +187,26 @@ def apply_exceptions(
     values: Values, effect: CopyEffectFacts, card: CopyCardFacts, copiable_only: bool = False
 ) -> tuple[Values, list[AppliedException]]:
     """``values`` with the copy effect's exceptions applied; with ``copiable_only`` just those that
-    become copiable values (what a later copy of this copy inherits, 707.3)."""
-    applied = []
-    for exception in effect.exceptions:
+    become copiable values (what a later copy of this copy inherits, 707.3). An exception that asks
+    what the copy is ("if it's a creature, ...") is judged on the copy with the effect's other
+    exceptions applied and without it (707.9f), so the unconditional ones come first."""
+    applied: list[AppliedException] = []
+    unconditional = [e for e in effect.exceptions if e.only_if_type is None]
+    conditional = [e for e in effect.exceptions if e.only_if_type is not None]
+    judged = None
+    for exception in [*unconditional, *conditional]:
         if copiable_only and exception.kind not in COPIABLE_KINDS:
             continue
+        if exception.only_if_type is not None:
+            judged = judged or values  # the copy with the unconditional exceptions only
+            if exception.only_if_type not in judged.types:
+                continue
         if exception.kind == "copy-addition-not-copiable" and not any(
             addition_applies(kind, values) for kind in exception.values
         ):
             continue
-        values = _apply(values, exception, card)
+        values, dropped = _apply(values, exception, card)
+        extra = copy_concept_cites("copy-conditional-exception") if exception.only_if_type else []
         applied.append(
             AppliedException(
                 kind=exception.kind_label,
@@ -196,13 +215,59 @@ def apply_exceptions(
                 or ([exception.label] if exception.label else []),
                 copiable=exception.kind in COPIABLE_KINDS,
                 source=card.name,
-                cites=exception.cites,
+                cites=[*exception.cites, *(c for c in extra if c not in exception.cites)],
             )
         )
+        if dropped:
+            applied.append(
+                AppliedException(
+                    kind="characteristic-defining ability not copied",
+                    characteristic=exception.characteristic,
+                    values=dropped,
+                    copiable=True,
+                    source=card.name,
+                    cites=copy_concept_cites("copy-cda-not-copied"),
+                )
+            )
     return values, applied
 
 
-def _apply(values: Values, exception: ExceptionFacts, card: CopyCardFacts) -> Values:
+#: Characteristic-defining abilities (604.3), by the characteristic they define: what a copy effect
+#: that sets, keeps or skips that characteristic leaves behind (707.9d).
+_DEFINES = {
+    "power/toughness": re.compile(
+        r"\b(?:power|toughness) (?:and toughness )?(?:is|are) (?:each )?equal to\b|"
+        r"\bpower and toughness are each\b",
+        re.I,
+    ),
+    "color": re.compile(
+        r"^(?:devoid\b|\S.* is (?:all colors|colorless|(?:white|blue|black|red|green)(?: and \w+)?)\.?$)",
+        re.I,
+    ),
+    "subtype": re.compile(r"^changeling\b|\bis every creature type\b", re.I),
+}
+
+
+def _without_definers(values: Values, characteristic: str) -> tuple[Values, list[str]]:
+    pattern = _DEFINES.get(characteristic)
+    if pattern is None:
+        return values, []
+    dropped = [a for a in values.abilities if pattern.search(a)]
+    if not dropped:
+        return values, []
+    return replace(values, abilities=[a for a in values.abilities if a not in dropped]), dropped
+
+
+def _apply(values: Values, exception: ExceptionFacts, card: CopyCardFacts) -> tuple[Values, list[str]]:
+    """The values with one exception applied, and the characteristic-defining abilities that the
+    exception leaves uncopied (707.9d)."""
+    kind, characteristic = exception.kind, exception.characteristic
+    changed = _applied_values(values, exception, card)
+    fixes = kind in ("copy-exception-sets-characteristic", "copy-exception-not-copied")
+    return _without_definers(changed, characteristic) if fixes else (changed, [])
+
+
+def _applied_values(values: Values, exception: ExceptionFacts, card: CopyCardFacts) -> Values:
     kind, characteristic, given = exception.kind, exception.characteristic, exception.values
     if kind == "copy-exception-adds-types":
         return _with_types(values, characteristic, given, add=True)

@@ -195,9 +195,11 @@ def _counters(effect: CopyEffectFacts, values: Values) -> dict[str, int]:
     for exception in effect.exceptions:
         if exception.kind != "copy-addition-not-copiable":
             continue
+        if exception.only_if_type and exception.only_if_type not in values.types:
+            continue
         for kind in exception.values:
             if addition_applies(kind, values):
-                counters[kind] = counters.get(kind, 0) + 1
+                counters[kind] = counters.get(kind, 0) + exception.count
     return counters
 
 
@@ -307,7 +309,7 @@ def _find_target(
             if o.card == card.name and o.zone == "battlefield" and o.copy_of is None and not o.face_down
         ),
         None,
-    )
+    ) or _copier_off_the_battlefield(card, situation)
     wanted = target_name.strip().lower()
     try:
         canonical = copy_card_name(kb, target_name)[0]
@@ -333,3 +335,17 @@ def _find_target(
     obj = (on_battlefield or candidates)[0]
     target = copiable_values_of(kb, obj)
     return target, source
+
+
+def _copier_off_the_battlefield(card: CopyCardFacts, situation: CopySituation) -> SituationObject | None:
+    """The copying card while it is cast or enters: its object in another zone of the situation (a
+    hand, the stack), or, held nowhere, a spell of the player whose turn it is. Either way its
+    controller is known, so "you control" is asked of the situation, never taken to be so."""
+    elsewhere = [o for o in situation.objects if o.card == card.name and o.copy_of is None]
+    order = {"stack": 0, "hand": 1}
+    elsewhere.sort(key=lambda o: order.get(o.zone, 2))
+    if elsewhere:
+        return elsewhere[0]
+    if situation.active_player is None:
+        return None
+    return SituationObject(player=situation.active_player, zone="stack", card=card.name)

@@ -1,0 +1,114 @@
+"""The objects of a situation as objects, not names: the ``id`` that tells apart several objects of
+one card, one zone per object (400.1), and a permanent's face state (``transformed``, ``flipped``,
+``face_down``), refused where the card cannot be so by what its layout says (data/layouts.ttl:
+mtgkb:permanentMayBe, mtgkb:permanentNeverIs)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mtgkb.core.errors import shown
+from mtgkb.core.errors import shown as cut
+from mtgkb.kb.vocab import V
+from mtgkb.reasoning.situation_text import SituationError
+
+if TYPE_CHECKING:
+    from mtgkb.kb.store import KnowledgeBase
+
+#: A situation's object (mtgkb.reasoning.situation.GameObject, which imports this module).
+GameObject = Any
+
+_STATES = {V.Transformed: "transformed", V.Flipped: "flipped", V.FaceDown: "face_down"}
+#: The concept node whose rules a refusal cites, by the state refused.
+_REASONS = {
+    V.Transformed: "transformed-needs-a-transforming-card",
+    V.Flipped: "flipped-needs-a-flip-card",
+    V.FaceDown: "double-faced-never-face-down",
+}
+_CANNOT = {
+    V.Transformed: "only a transforming double-faced card has a back face to turn to",
+    V.Flipped: "only a flip card has a half to flip to",
+    V.FaceDown: "a double-faced permanent cannot be turned face down",
+}
+
+
+def set_face_state(
+    kb: KnowledgeBase, obj: GameObject, item: dict[str, Any], where: str, rules_of: Callable[[str], str]
+) -> None:
+    """Set ``obj``'s face state from the situation ``item``; ``rules_of(concept)`` names the rules a
+    refusal cites ("CR 712.16, 708.2a")."""
+    given = []
+    for state, name in _STATES.items():
+        if name in item:
+            if not isinstance(item[name], bool):
+                raise SituationError(f"{where}.{name}", "true or false")
+            if item[name]:
+                given.append(state)
+    if not given:
+        return
+    if len(given) > 1:
+        raise SituationError(
+            f"{where}.{_STATES[given[1]]}",
+            f"a permanent is in one face state at a time, not {_STATES[given[0]]} and {_STATES[given[1]]}"
+            f" ({rules_of('double-faced-never-face-down')})",
+        )
+    state = given[0]
+    may, never, kind = _layout_states(kb, obj, state)
+    if state in never or (state != V.FaceDown and state not in may):
+        raise SituationError(
+            f"{where}.{_STATES[state]}",
+            f"{cut(obj.name)} is a {kind}, so it cannot be {_STATES[state].replace('_', ' ')}: "
+            f"{_CANNOT[state]} ({rules_of(_REASONS[state])})",
+        )
+    obj.transformed, obj.flipped, obj.face_down = (
+        state == V.Transformed,
+        state == V.Flipped,
+        state == V.FaceDown,
+    )
+
+
+def _layout_states(kb: KnowledgeBase, obj: GameObject, state: str) -> tuple[set[str], set[str], str]:
+    """The face states the object's layout allows and forbids, and what kind of card it is."""
+    may: set[str] = set()
+    never: set[str] = set()
+    kind = "card of one face"
+    if obj.card is not None:
+        from mtgkb.kb.query_files import library_query
+
+        for row in kb.select(library_query("card-face-states"), card=obj.card):
+            kind = row.get("label") or f"{row['layoutName']} card"
+            may |= {row["may"]} if row.get("may") else set()
+            never |= {row["never"]} if row.get("never") else set()
+    elif state != V.FaceDown:
+        kind = "token"
+    return may, never, kind
+
+
+def object_id(item: Any, where: str) -> str | None:
+    """The ``id`` a situation gives one object, so that a question can name it among others of the
+    same card."""
+    if not isinstance(item, dict) or "id" not in item:
+        return None
+    value = item["id"]
+    if not isinstance(value, str) or not value.strip():
+        raise SituationError(f"{where}.id", f"a name for this object, e.g. 'bears-1', not {shown(value)}")
+    return value
+
+
+def check_one_zone_per_object(objects: list[GameObject]) -> None:
+    """An object is in one zone at a time (400.1): that holds for one object, not for a name (a
+    player may hold several cards of one name, tokens share names), so what may not be listed twice
+    is an ``id``."""
+    seen: dict[str, GameObject] = {}
+    for obj in objects:
+        if obj.id is None:
+            continue
+        first = seen.setdefault(obj.id, obj)
+        if first is not obj:
+            raise SituationError(
+                f"{obj.where}.id",
+                f"the object {cut(obj.id)} is also listed at {first.where}; an object is in one "
+                "zone at a time",
+                "give each object its own id, and list it once, in the zone it is in now",
+            )
