@@ -433,3 +433,89 @@ def test_each_face_is_cast_with_its_own_characteristics(card_pool, by_layout, la
     print(f"\n{layout}: {checked} faces cast")
     assert checked > 20
     assert not problems, f"{len(problems)} of {checked}:\n" + "\n".join(problems[:25])
+
+
+#: The layouts whose card is one face until it is on the battlefield or the stack (712.8a, 710.2,
+#: 712.4, 718.4): cast from the hand, it is its front face (or its normal characteristics).
+_CAST_AS_THE_FRONT = ("transform", "flip", "meld", "prototype")
+_PERMANENT_TYPES = {"Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker"}
+
+
+@pytest.mark.parametrize("layout", _CAST_AS_THE_FRONT)
+def test_a_card_of_one_face_off_the_battlefield_is_cast_as_its_front(
+    card_pool, by_layout, layout: str
+) -> None:
+    """Every transforming, flip, meld and prototype card of the snapshot, cast from my hand in my main
+    phase with the mana left unsaid: a yes for its front face's mana cost, a no for a land front
+    (305.1); a prototype card may also be cast prototyped for its inset cost (718.3), and the normal
+    cast is listed beside it."""
+    from mtgkb.reasoning.actions.questions import can_cast
+
+    problems: list[str] = []
+    checked = 0
+    for card in by_layout[layout]:
+        if not card.complete:
+            continue
+        front = card.faces[0]
+        situation = {
+            "turn": "me",
+            "step": "precombat-main",
+            "players": {"me": {"hand": [card.lookup_name]}, "opp": {}},
+        }
+        verdict = can_cast(card_pool.kb, situation, card.lookup_name)
+        checked += 1
+        expected = "Land" not in (front.get("types") or [])
+        if verdict.answer is not expected:
+            failing = [c.because for c in verdict.checks if c.holds is not True]
+            problems.append(f"{card.name}: {verdict.answer}, not {expected} ({failing[:1]})")
+            continue
+        if not expected:
+            continue
+        costs = {verdict.cost} | {w.cost for w in verdict.alternatives if w.answer}
+        wanted = {front.get("manaCost")}
+        if layout == "prototype":
+            inset = prototype_of(front.get("text"))
+            assert inset is not None, card.name
+            wanted.add(inset[0])
+        if costs != wanted:
+            problems.append(
+                f"{card.name}: cast for {sorted(map(str, costs))}, not {sorted(map(str, wanted))}"
+            )
+    print(f"\n{layout}: {checked} cards cast")
+    assert checked > 10
+    assert not problems, f"{len(problems)} of {checked}:\n" + "\n".join(problems[:25])
+
+
+@pytest.mark.parametrize("layout", [layout for layout in LAYOUTS if layout not in ("split", "aftermath")])
+def test_a_copy_of_a_permanent_of_several_faces_is_its_front(card_pool, by_layout, layout: str) -> None:
+    """Clone copying each permanent card of the layout (front face up, not prototyped) takes the
+    front face's name, mana cost, power and toughness as the snapshot's face record gives them
+    (707.2, 712.8a, 710.2, 715.4, 718.4)."""
+    from mtgkb.reasoning.copy.verdict import copy_verdict
+
+    problems: list[str] = []
+    checked = 0
+    for card in by_layout[layout]:
+        front = card.faces[0]
+        if not card.complete or not _PERMANENT_TYPES & set(front.get("types") or []):
+            continue
+        verdict = copy_verdict(card_pool.kb, "Clone", card.lookup_name)
+        checked += 1
+        copy = verdict.result
+        if "Creature" not in (front.get("types") or []):
+            continue  # Clone copies a creature only: the answer is its no, checked elsewhere
+        if verdict.answer is not True or copy is None:
+            problems.append(f"{card.name}: {verdict.answer}")
+            continue
+        ours = (copy.name, copy.mana_cost or None, copy.power, copy.toughness)
+        theirs = (
+            front.get("faceName") or front["name"],
+            front.get("manaCost"),
+            front.get("power"),
+            front.get("toughness"),
+        )
+        if ours != theirs:
+            problems.append(f"{card.name}: copy is {ours}, front face {theirs}")
+    print(f"\n{layout}: {checked} permanents copied")
+    assert checked > 10
+    assert not problems, f"{len(problems)} of {checked}:\n" + "\n".join(problems[:25])
