@@ -126,6 +126,8 @@ class Face:
     type_line: str | None
     power: str | None
     toughness: str | None
+    name: str | None = None
+    indicator: list[str] = field(default_factory=list)  # a colour indicator (204), if it has one
 
 
 @dataclass
@@ -270,6 +272,8 @@ def _card(iri: str, nodes: dict[str, dict[str, list[Any]]]) -> CommanderCardFact
                 type_line=_first(nodes.get(f, {}), V.typeLine),
                 power=_first(nodes.get(f, {}), V.power),
                 toughness=_first(nodes.get(f, {}), V.toughness),
+                name=_first(nodes.get(f, {}), V.name),
+                indicator=nodes.get(f, {}).get(V.colorIndicator, []),
             )
             for f in node.get(V.hasFace, [])
         ),

@@ -514,10 +514,13 @@ def card_identity(card: CommanderCardFacts) -> tuple[list[str], list[str], list[
         notes.append("mana symbols in reminder text do not count")
         cites.append(REMINDER_TEXT)
     for face in card.faces:
-        indicated = set(face.colors) - symbol_colors(face.mana_cost)
-        if indicated and not face.mana_cost:
+        # Only a printed colour indicator is one: a flip card's other half has the card's colours
+        # and no indicator (710.1c).
+        indicated = set(face.indicator)
+        if indicated:
             notes.append(
-                f"the colour indicator of {face.type_line or 'a face'} adds {' '.join(wubrg(indicated))}"
+                f"the colour indicator of {face.name or face.type_line or 'a face'} adds "
+                f"{' '.join(wubrg(indicated))}"
             )
             cites.append(COLOR_INDICATOR)
         colors |= set(face.colors)
