@@ -92,7 +92,16 @@ def imported_pool(shared_data: Path, base: Path) -> Pool:
 
 #: Mechanics our reader finds that the subset's categories do not cover (they name the partner and
 #: ninjutsu families only).
-UNCATEGORISED = frozenset({"can-be-your-commander", "changeling"})
+UNCATEGORISED = frozenset(
+    {
+        "can-be-your-commander",
+        "changeling",
+        # The activated keyword abilities of data/mechanics/activated.ttl and haste (issue 21).
+        *("haste", "equip", "fortify", "level-up", "outlast", "cycling", "unearth"),
+        *("embalm", "eternalize", "encore", "scavenge"),
+        *("activated-ability", "mana-ability", "loyalty-ability"),
+    }
+)
 
 
 def expected_slugs(record: dict[str, Any], field: str = "categories") -> tuple[set[str], set[str], set[str]]:

@@ -33,6 +33,7 @@ from mtgkb.importers.oracle_abilities import (
     distinct_abilities,
     recognise_abilities,
 )
+from mtgkb.importers.oracle_activated import ActivatedAbility, read_activated_abilities
 from mtgkb.importers.oracle_copy import CopyEffect, read_copy_effects, write_copy_effect
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -42,6 +43,8 @@ Add = Callable[[str, str, str], None]
 _CARD = iri(V.Card)
 _KEYWORD_ABILITY = iri(V.KeywordAbility)
 _STATIC_ABILITY = iri(V.StaticAbility)
+_ACTIVATED_ABILITY = iri(V.ActivatedAbility)
+_REQUIREMENT = iri(V.Requirement)
 _RULING = iri(V.Ruling)
 _LEGALITIES = iri(V.Legalities)
 _DATASET = iri(V.Dataset)
@@ -64,6 +67,7 @@ class CardCounts:
     changing: Counter[str] = field(default_factory=Counter)
     unresolved_partners: list[str] = field(default_factory=list)
     copy_effects: int = 0
+    activated: int = 0  # "[Cost]: [Effect]" abilities read (oracle_activated)
     faces_known_only_by_name: int = 0
     melded_faces: int = 0
 
@@ -134,6 +138,7 @@ def write_cards(
             label = nodes.names.get(card, record.name)
             _write_abilities(add, slug, label, per_face, owners, iri_by_name, counts)
         counts.copy_effects += _write_copy_effects(add, slug, record, owners)
+        counts.activated += _write_activated(add, slug, record, owners)
         counts.cards += 1
         if number % 1000 == 0:
             ticker.update(number)
@@ -158,6 +163,42 @@ def _write_copy_effects(add: Add, slug: str, record: CardRecord, owners: list[li
         for subject in subjects[1:]:
             add(subject, V.hasAbility, f"<{mint('ability', slug, ability_slug)}>")
     return len(effects)
+
+
+def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[str]]) -> int:
+    """Each distinct "[Cost]: [Effect]" ability of the card's faces under ability/<card>/activated,
+    activated-2, ..., linked from every face printing it, numbered in printed order."""
+    found: list[tuple[ActivatedAbility, list[str]]] = []
+    for (face_name, text), subjects in zip(record.texts(), owners, strict=True):
+        for ability in read_activated_abilities(text, face_name):
+            known = next((f for f in found if f[0] == ability), None)
+            if known is None:
+                found.append((ability, list(subjects)))
+            else:
+                known[1].extend(s for s in subjects if s not in known[1])
+    for number, (ability, subjects) in enumerate(found, 1):
+        node = mint("ability", slug, "activated" if number == 1 else f"activated-{number}")
+        for subject in subjects:
+            add(subject, V.hasAbility, f"<{node}>")
+        add(node, RDF_TYPE, _ACTIVATED_ABILITY)
+        add(node, RDFS_LABEL, literal(ability.label))
+        add(node, V.instantiates, f"<{mint('mechanic', ability.mechanic)}>")
+        add(node, V.abilityCost, literal(ability.cost))
+        add(node, V.abilityText, literal(ability.text))
+        add(node, V.abilityPosition, _term(number))
+        for requirement in ability.requirements:
+            add(node, V.hasRequirement, f"<{requirement}>")
+        for part in ability.unmodelled:
+            add(node, V.unmodelledPart, literal(part))
+        if ability.loyalty_removed is not None:
+            needs = f"{node}/loyalty"
+            add(node, V.hasRequirement, f"<{needs}>")
+            add(needs, RDF_TYPE, _REQUIREMENT)
+            add(needs, RDFS_LABEL, literal(f"{ability.loyalty_removed} loyalty counters to remove"))
+            add(needs, V.appliesTo, f"<{V.SourceObject}>")
+            add(needs, V.requiresLoyaltyAtLeast, _term(ability.loyalty_removed))
+            add(needs, V.citesRule, f"<{mint('cr', '606.4')}>")
+    return len(found)
 
 
 def _legalities(

@@ -318,7 +318,9 @@ def _except_clause(sentence: str) -> tuple[tuple[CopyException, ...], tuple[str,
     return tuple(exceptions), tuple(unparsed)
 
 
-_ONLY_IF = re.compile(r",?(?:\s+and)?,?\s+if (?:it's|it is) an? (?P<type>[a-z]+),\s*", re.I)
+# A prefix condition needs its comma before "if" ("..., and, if it's a creature, it enters with ...");
+# "... counter on it if it's a creature, it enters ..." (Spark Double) is a condition of its own part.
+_ONLY_IF = re.compile(r"(?:,\s+and|\s+and,|,)\s+if (?:it's|it is) an? (?P<type>[a-z]+),\s*", re.I)
 
 
 def _conditional_parts(masked: str) -> list[tuple[str, str | None]]:

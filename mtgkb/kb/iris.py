@@ -25,6 +25,7 @@ KINDS = frozenset(
         "mechanic",  # mechanic/ninjutsu
         "requirement",  # requirement/unblocked-attacker-you-control
         "outcome",  # outcome/ninja-enters-unblocked: something that follows from using a mechanic
+        "phrase",  # phrase/tap-symbol: how the Oracle-text reader reads a part of an activated ability
         "situation",  # situation/<8 hex of the situation's hash>[/player|object/<name or n>]
         "verdict",  # verdict/<8 hex of the situation's hash>/<question slug>[/check/<n>]
         "concept",  # concept/commander-tax: a rules claim that is not a mechanic

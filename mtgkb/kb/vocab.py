@@ -49,6 +49,9 @@ CopyEffect CopyException CopiedObject copyMode copyTarget copyCondition hasCopyE
 copyCharacteristic exceptionValue exceptionCount exceptionOnlyIfType copiesWhat objectRelation
 requiresAnyCardType excludesSupertype
 requiresOther requiresToken isTargeted requiresEnteredFrom
+TargetObject ActivationPhrase costPattern restrictionPattern targetPattern addsRequirement setsZone
+unmodelledPart abilityPosition requiresNoSummoningSickness requiresNoLoyaltyActivationThisTurn
+requiresLoyaltyAtLeast newThisTurn loyaltyCounters loyaltyActivationsThisTurn
 ruleNumber title summary text parentRule refersTo inEdition effectiveDate sourceFile
 glossaryTerm definesRules
 rulingDate rulingSource aboutCard mentions
@@ -103,6 +106,7 @@ PREFIXES = {
     "cr": "https://w3id.org/mtgkb/cr/",
     "requirement": "https://w3id.org/mtgkb/requirement/",
     "outcome": "https://w3id.org/mtgkb/outcome/",
+    "phrase": "https://w3id.org/mtgkb/phrase/",
     "concept": "https://w3id.org/mtgkb/concept/",
     "ruling": "https://w3id.org/mtgkb/ruling/",
     "ability": "https://w3id.org/mtgkb/ability/",

@@ -172,6 +172,13 @@ def build_game_graph(
             add(node, V.castsFromCommandZone, obj.commander_casts)
         if obj.stack_index is not None:
             add(node, V.stackIndex, obj.stack_index)
+        if obj.new_this_turn:
+            add(node, V.newThisTurn, True)
+        loyalty = obj.counters.get("loyalty", _printed_loyalty(graph.card(obj)))
+        if loyalty is not None:
+            add(node, V.loyaltyCounters, loyalty)
+        if obj.activations_this_turn.get("loyalty"):
+            add(node, V.loyaltyActivationsThisTurn, obj.activations_this_turn["loyalty"])
         if obj.attacking is not None:
             target = players.get(obj.attacking) or objects[obj.attacking]
             add(node, V.attacks, ox.NamedNode(target))
@@ -195,6 +202,15 @@ def build_game_graph(
                 quads.append(ox.Quad(ox.NamedNode(step.iri), ox.NamedNode(predicate), _from_term(term)))
     graph.store.extend(quads)
     return graph
+
+
+def _printed_loyalty(card: Node) -> int | None:
+    """A planeswalker's printed loyalty, what it enters with when the situation gives no counters."""
+    printed = card.first(V.loyalty)
+    try:
+        return int(printed) if printed is not None else None
+    except ValueError:
+        return None  # "X"
 
 
 def _priority_given(situation: Situation, step: Node) -> bool:

@@ -18,8 +18,8 @@ from mtgkb.core.errors import AmbiguousNameError, MtgkbError, NotFoundError
 from mtgkb.core.errors import shown as cut
 from mtgkb.kb.iris import mint, slugify
 from mtgkb.kb.vocab import V
+from mtgkb.reasoning import situation_objects as one_object
 from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS, MAX_PLAYERS
-from mtgkb.reasoning.situation_objects import check_one_zone_per_object, object_id, set_face_state
 from mtgkb.reasoning.situation_text import (
     SituationError,
     checked_values,
@@ -57,7 +57,8 @@ _PERMANENT_FIELDS = {
     "copy_of",
     "types",
     "id",
-    *("transformed", "flipped", "face_down"),  # face states (issue 20): see _Reader._face_state
+    *("transformed", "flipped", "face_down"),  # face states (issue 20): see situation_objects
+    *("new_this_turn", "counters", "activations_this_turn"),  # see situation_objects
 }
 _STACK_FIELDS = {"card", "controller", "id"}
 _ATTACK_KINDS = ("planeswalker", "battle")
@@ -105,6 +106,10 @@ class GameObject:
     transformed: bool = False
     flipped: bool = False
     face_down: bool = False
+    # Not under its controller's control since their turn began; {"loyalty": 3}; {"loyalty": 1}.
+    new_this_turn: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    activations_this_turn: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -211,7 +216,7 @@ class _Reader:
         for name, section in players_data.items():
             self._player(name, section if section is not None else {}, players, cards)
         self._stack(data.get("stack", []), players, cards)
-        self._check_zones()
+        one_object.check_one_zone_per_object(self.objects)
         self._check_attackers(step, turn, players)
         return Situation(turn, priority, step, players, self.objects)
 
@@ -318,7 +323,7 @@ class _Reader:
                             owner=name,
                             controller=name,
                             commander=zone == "command",
-                            id=object_id(item, item_where),
+                            id=one_object.object_id(item, item_where),
                         )
                     )
         self._commanders(section, where, name, cards)
@@ -387,9 +392,10 @@ class _Reader:
             tapped=bool(item.get("tapped", False)),
             types=list(types),
             copy_of=cards[item["copy_of"]][0] if isinstance(item.get("copy_of"), str) else None,
-            id=object_id(item, where),
+            id=one_object.object_id(item, where),
         )
-        set_face_state(self.kb, obj, item, where, self._cr)
+        one_object.set_face_state(self.kb, obj, item, where, self._cr)
+        one_object.read_permanent_state(obj, item, where)
         if "copy_of" in item and not isinstance(item["copy_of"], str):
             raise SituationError(f"{where}.copy_of", "the name of the card it copies")
         if "attacking" in item:
@@ -481,14 +487,11 @@ class _Reader:
                     owner=controller,
                     controller=controller,
                     stack_index=index,
-                    id=object_id(item, where),
+                    id=one_object.object_id(item, where),
                 )
             )
 
     # -- consistency -------------------------------------------------------------------------------
-
-    def _check_zones(self) -> None:
-        check_one_zone_per_object(self.objects)
 
     def _check_attackers(self, step: StepInfo, turn: str, players: dict[str, Player]) -> None:
         for obj in self.objects:

@@ -92,7 +92,9 @@ def object_id(item: Any, where: str) -> str | None:
         return None
     value = item["id"]
     if not isinstance(value, str) or not value.strip():
-        raise SituationError(f"{where}.id", f"a name for this object, e.g. 'bears-1', not {shown(value)}")
+        raise SituationError(
+            f"{where}.id", f"a name for this object, e.g. 'bears-1', not {shown(str(value))}"
+        )
     return value
 
 
@@ -112,3 +114,31 @@ def check_one_zone_per_object(objects: list[GameObject]) -> None:
                 "zone at a time",
                 "give each object its own id, and list it once, in the zone it is in now",
             )
+
+
+_COUNT_LIMIT = 1_000_000
+
+
+def read_permanent_state(obj: GameObject, item: dict[str, Any], where: str) -> None:
+    """``new_this_turn`` (true or false), ``counters`` and ``activations_this_turn`` (each a mapping
+    of a kind to a whole number, e.g. {"loyalty": 3}) of a permanent."""
+    if "new_this_turn" in item:
+        if not isinstance(item["new_this_turn"], bool):
+            raise SituationError(f"{where}.new_this_turn", "true or false")
+        obj.new_this_turn = item["new_this_turn"]
+    for name in ("counters", "activations_this_turn"):
+        if name not in item:
+            continue
+        value = item[name]
+        example = '{"loyalty": 3, "+1/+1": 2}' if name == "counters" else '{"loyalty": 1}'
+        if not isinstance(value, dict):
+            raise SituationError(f"{where}.{name}", f"a mapping of kinds to numbers, e.g. {example}")
+        for kind, count in value.items():
+            if not isinstance(kind, str) or not kind.strip():
+                raise SituationError(f"{where}.{name}", f"a kind is a name, e.g. {example}")
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= _COUNT_LIMIT:
+                raise SituationError(
+                    f"{where}.{name}.{shown(kind)}",
+                    f"a whole number from 0 to {_COUNT_LIMIT:,}, not {shown(str(count))}",
+                )
+        setattr(obj, name, dict(value))

@@ -50,7 +50,8 @@ def can_activate(
     context = prepare(kb, situation)
     source = source_object(context, card, player)
     actor = player or source.owner
-    ways = check_ability_name(context, source, ability_ways(context, source, V.Activate), ability)
+    found = ability_ways(context, source, V.Activate) + ability_ways(context, source, V.ManaAbility)
+    ways = check_ability_name(context, source, found, ability)
     if not ways:
         return _no_ability(context, source, actor)
     return best_of([evaluate_way(context, source, actor, way) for way in ways])

@@ -200,7 +200,8 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
         checks.append(_face_cast(context, source, way.face))
     if way.ability is not None:
         checks.append(_has_ability(context, source, way))
-    requirements = [evaluate(graph, r, player, source) for r in mechanic.all(V.hasRequirement)]
+        checks += _unmodelled_parts(context, way.ability)
+    requirements = [evaluate(graph, r, player, source) for r in _requirements(context, mechanic, way)]
     order = {V.SourceObject: 0, V.GameState: 1, V.CostObject: 2}
     requirements.sort(key=lambda e: order.get(rules.node(e.check.evaluates or "").first(V.appliesTo), 1))
     checks += [e.check for e in requirements]
@@ -237,6 +238,28 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
     return verdict
 
 
+def _requirements(context: Context, mechanic: Node, way: Way) -> list[str]:
+    """The mechanic's requirements, then those the ability's own cost, restrictions and targets add
+    (data/mechanics/activation-phrases.ttl); an ability's own node (its loyalty cost) is read with the card."""
+    own = way.ability.all(V.hasRequirement) if way.ability is not None else []
+    for iri in own:
+        if iri not in context.rules.nodes and iri in context.graph.cards:
+            context.rules.nodes[iri] = context.graph.cards[iri]
+    return list(dict.fromkeys([*mechanic.all(V.hasRequirement), *own]))
+
+
+def _unmodelled_parts(context: Context, ability: Node) -> list[Check]:
+    """Cannot tell: a part of the ability that no activation phrase reads is not evaluated, so the
+    verdict is no yes, nor a no."""
+    parts = ability.all(V.unmodelledPart)
+    if not parts:
+        return []
+    what = "; ".join(f"“{p}”" for p in parts)
+    because = f"cannot tell: {what} is not modelled here, so whether it allows the activation is not known"
+    cites = concept_cites(context.rules, ABILITY_TO_ACTIVATE)
+    return [Check("Every part of the ability is modelled", None, because, cites, ABILITY_TO_ACTIVATE)]
+
+
 def best_of(verdicts: list[ActionVerdict]) -> ActionVerdict:
     """The cheapest way that works, or the first way tried when none does; the others listed."""
     working = [v for v in verdicts if v.answer]
@@ -267,6 +290,8 @@ def _question(card: str, verb: str, label: str | None, way: Way) -> str:
         if way.face is not None:
             return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now?"
         return f"Can {card} be cast now{how}?"
+    if label and ": " in label:  # an ability in its own words: "{1}, {T}: Draw a card."
+        return f"Can {possessive(card)} ability \u201c{label}\u201d be activated now?"
     return f"Can {possessive(card)} {label or way.slug} be activated now?"
 
 

@@ -70,8 +70,10 @@ def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject
         return Evaluation(Check(label, True, waiver, _unique(cites), requirement))
     missing_waivers = unmodelled([p for p in node.values if local_name(p).startswith("waivedBy")], "verdicts")
     subject = node.first(V.appliesTo) or V.GameState
-    if subject == V.CostObject:
+    if subject in (V.CostObject, V.TargetObject):
         evaluation = _cost_object(graph, label, parts, cites, player, source, requirement)
+        if subject == V.TargetObject:
+            evaluation.candidates = []  # legal targets are named in the check, not paid with
     else:
         obj = source if subject == V.SourceObject else None
         phrases, holds = [], True
@@ -158,7 +160,9 @@ def _cost_object(
     requirement: str,
 ) -> Evaluation:
     situation = graph.situation
-    pool = [o for o in situation.objects if o is not source]
+    # A cost is paid with other objects; a target may be the object itself (115.1).
+    targets = graph.rules.node(requirement).first(V.appliesTo) == V.TargetObject
+    pool = [o for o in situation.objects if targets or o is not source]
     results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
     candidates = [o for o in pool if all(phrase.holds for phrase in results[o.key])]
     if candidates:
