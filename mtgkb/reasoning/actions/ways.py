@@ -240,7 +240,8 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
 
 def _requirements(context: Context, mechanic: Node, way: Way) -> list[str]:
     """The mechanic's requirements, then those the ability's own cost, restrictions and targets add
-    (data/mechanics/activation-phrases.ttl); an ability's own node (its loyalty cost) is read with the card."""
+    (data/mechanics/activation-phrases.ttl); an ability's own node (its loyalty cost) is read with
+    the card."""
     own = way.ability.all(V.hasRequirement) if way.ability is not None else []
     for iri in own:
         if iri not in context.rules.nodes and iri in context.graph.cards:
