@@ -20,7 +20,7 @@ from collections import Counter
 
 # A "[Cost]: [Effect]" line, or an activated keyword ability, outside quotation marks.
 _ACTIVATED = re.compile(
-    r"^(?:[A-Z][A-Za-z' ]{2,30} \u2014 )?(?:[^:\"\u201c.]{1,120}): |^(?:[+\u2212-]?(?:\d+|X)): "
+    r"^(?:[A-Z][A-Za-z' ]{2,30} \u2014 )?(?:[^:\"\u201c.]{1,120}): |^\[?(?:[+\u2212-]?(?:\d+|X))\]?: "
     r"|^(?:Equip|Cycling|[A-Z][a-z]+cycling|Basic landcycling|Unearth|Crew|Level up|Outlast|Fortify"
     r"|Embalm|Eternalize|Encore|Scavenge|Reconfigure|Transmute|Ninjutsu|Channel)\b",
     re.MULTILINE,

@@ -45,7 +45,7 @@ def small_pool_file(shared_data: Path, tmp_path_factory: pytest.TempPathFactory)
             for word in words
         )
     }
-    chosen.update(dict(list(document["data"].items())[:150]))
+    chosen.update(dict(list(document["data"].items())[:600]))
     path = tmp_path_factory.mktemp("pool") / "atomic-small.json.gz"
     path.write_bytes(gzip.compress(json.dumps({"meta": document["meta"], "data": chosen}).encode()))
     return path

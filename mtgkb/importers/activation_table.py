@@ -14,11 +14,21 @@ from mtgkb.kb.vocab import V
 
 
 @dataclass(frozen=True)
+class Template:
+    """A requirement that takes the number a phrase reads ("Pay 3 life"): minted for each ability."""
+
+    label: str  # with {n} (and {kind}) where the number (and the counter's kind) go
+    facts: tuple[tuple[str, str, bool], ...]  # (predicate, value, value is an IRI) copied as they are
+    number_goes_to: str  # the property that takes the number (or "kind=number")
+
+
+@dataclass(frozen=True)
 class Phrase:
     iri: str
     pattern: re.Pattern[str]
     requirements: tuple[str, ...]  # requirement IRIs it adds
     zone: str | None  # the zone IRI it says the ability works from, if any
+    template: Template | None = None
 
 
 @dataclass(frozen=True, eq=False)  # one table per data folder: compared and hashed by identity
@@ -43,25 +53,42 @@ def _table(root: Path) -> ActivationTable:
 
     prefix = namespace("phrase")
     facts: dict[str, dict[str, list[str]]] = {}
+    other: dict[str, list[tuple[str, str, bool]]] = {}
     for source in curated_sources(root):
         if source.path.relative_to(root).parts[0] != "data":
             continue
         for triple in ox.parse(path=str(source.path), format=ox.RdfFormat.TURTLE):
-            if triple.subject.value.startswith(prefix):
-                node = facts.setdefault(triple.subject.value, {})
-                node.setdefault(triple.predicate.value, []).append(triple.object.value)
+            subject, predicate, value = triple.subject.value, triple.predicate.value, triple.object
+            if subject.startswith(prefix):
+                node = facts.setdefault(subject, {})
+                node.setdefault(predicate, []).append(value.value)
+            elif subject.startswith(namespace("requirement")):
+                other.setdefault(subject, []).append(
+                    (predicate, value.value, isinstance(value, ox.NamedNode))
+                )
     kinds: dict[str, list[Phrase]] = {V.costPattern: [], V.restrictionPattern: [], V.targetPattern: []}
     for iri, node in sorted(facts.items()):
         for kind, found in kinds.items():
             for text in node.get(kind, []):
+                template = (node.get(V.numberTemplate) or [None])[0]
                 found.append(
                     Phrase(
                         iri,
                         re.compile(text, re.IGNORECASE),
                         tuple(node.get(V.addsRequirement, [])),
                         (node.get(V.setsZone) or [None])[0],
+                        _template(other.get(template, [])) if template else None,
                     )
                 )
     return ActivationTable(
         tuple(kinds[V.costPattern]), tuple(kinds[V.restrictionPattern]), tuple(kinds[V.targetPattern])
     )
+
+
+def _template(facts: list[tuple[str, str, bool]]) -> Template:
+    from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL
+
+    label = next(v for p, v, _ in facts if p == RDFS_LABEL)
+    goes_to = next(v for p, v, _ in facts if p == V.numberGoesTo)
+    kept = {RDF_TYPE, V.appliesTo, V.citesRule}
+    return Template(label, tuple(f for f in facts if f[0] in kept), goes_to)

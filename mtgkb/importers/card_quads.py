@@ -190,6 +190,14 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
             add(node, V.hasRequirement, f"<{requirement}>")
         for part in ability.unmodelled:
             add(node, V.unmodelledPart, literal(part))
+        for index, (template, value) in enumerate(ability.numbered, 1):
+            needs = f"{node}/needs-{index}"
+            add(node, V.hasRequirement, f"<{needs}>")
+            kind, _, number = value.rpartition("=")
+            add(needs, RDFS_LABEL, literal(template.label.format(n=number, kind=kind)))
+            for predicate, term, is_iri in template.facts:
+                add(needs, predicate, f"<{term}>" if is_iri else literal(term))
+            add(needs, template.number_goes_to, literal(value) if kind else _term(int(number)))
         if ability.loyalty_removed is not None:
             needs = f"{node}/loyalty"
             add(node, V.hasRequirement, f"<{needs}>")

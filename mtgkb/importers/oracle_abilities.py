@@ -268,5 +268,8 @@ def _read_keyword(part: str, line: str, table: KeywordTable) -> RecognisedAbilit
     if not match:
         return None
     cost = match.group("text") or match.group("mana")
-    slug = table.cost[match.group("keyword").lower()]
-    return RecognisedAbility(slug, cost=cost.strip(), text=line, printed_keyword=table.labels.get(slug))
+    keyword = match.group("keyword")
+    slug = table.cost[keyword.lower()]
+    # The keyword as printed: one mechanic may have several ("Swampcycling" is cycling).
+    printed = table.labels.get(slug) if keyword.lower() == table.labels.get(slug, "").lower() else keyword
+    return RecognisedAbility(slug, cost=cost.strip(), text=line, printed_keyword=printed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mtgkb.importers.activation_table import ActivationTable, activation_table
+from mtgkb.importers.activation_table import ActivationTable, Template, activation_table
 from mtgkb.importers.oracle_abilities import split_reminder
 from mtgkb.kb.iris import mint
 
@@ -26,7 +26,8 @@ _BATTLEFIELD = mint("zone", "battlefield")
 
 # "Channel — {1}{G}, Discard this card: ..." : an ability word (207.2c) before the ability.
 _ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' ]{2,30} \u2014 ")
-_LOYALTY = re.compile(r"^(?P<sign>[+\u2212-]?)(?P<amount>\d+|X): (?P<effect>.+)$")
+# "+1: ..." as printed, "[+1]: ..." as MTGJSON writes a loyalty cost.
+_LOYALTY = re.compile(r"^\[?(?P<sign>[+\u2212-]?)(?P<amount>\d+|X)\]?: (?P<effect>.+)$")
 _TRIGGER = re.compile(r"^(?:when|whenever|at)\b", re.IGNORECASE)
 _UP_TO = re.compile(
     r"\bup to (?:one|two|three|four|five|x|\d+)(?: other)? target [a-z' ]+?(?=[,.]|$| and )", re.I
@@ -58,6 +59,8 @@ class ActivatedAbility:
     requirements: tuple[str, ...]  # requirement IRIs of the curated data
     unmodelled: tuple[str, ...]  # parts no phrase reads
     loyalty_removed: int | None = None  # "−3": three loyalty counters must be there to remove
+    # Requirements that take a number the text gives ("Pay 3 life"): (template, value) to mint.
+    numbered: tuple[tuple[Template, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -93,14 +96,19 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     named = _named(cost, name)
     requirements: list[str] = []
     unmodelled: list[str] = []
+    numbered: list[tuple[Template, str]] = []
     zone = _BATTLEFIELD
     for part in _cost_parts(named):
-        phrase = next((p for p in table.costs if p.pattern.fullmatch(part)), None)
-        if phrase is None:
+        phrase, match = next(
+            ((p, m) for p in table.costs if (m := p.pattern.fullmatch(part)) is not None), (None, None)
+        )
+        if phrase is None or match is None:
             unmodelled.append(_unnamed(part, name))
             continue
         requirements += phrase.requirements
         zone = phrase.zone or zone
+        if phrase.template is not None:
+            numbered.append((phrase.template, _number_value(match)))
     sentences = [s for s in _SENTENCE.split(effect) if s] + [s for s in _SENTENCE.split(reminder or "") if s]
     for sentence in sentences:
         plain = _named(sentence.strip().rstrip("."), name)
@@ -118,8 +126,26 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     requirements.insert(0, _ZONE_REQUIREMENTS[zone])
     mechanic = "mana-ability" if _is_mana_ability(effect) else "activated-ability"
     return ActivatedAbility(
-        line, cost, effect, mechanic, tuple(dict.fromkeys(requirements)), tuple(dict.fromkeys(unmodelled))
+        line,
+        cost,
+        effect,
+        mechanic,
+        tuple(dict.fromkeys(requirements)),
+        tuple(dict.fromkeys(unmodelled)),
+        numbered=tuple(numbered),
     )
+
+
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+
+
+def _number_value(match: re.Match[str]) -> str:
+    """The number a phrase read ("3", "two"), as digits, after its counter kind when it has one."""
+    groups = match.groupdict()
+    raw = (groups.get("n") or "1").lower()
+    number = str(_NUMBER_WORDS.get(raw, raw))
+    kind = groups.get("kind")
+    return f"{kind.lower()}={number}" if kind else number
 
 
 def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> ActivatedAbility:

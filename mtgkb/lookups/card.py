@@ -368,10 +368,20 @@ def oracle_abilities(
     listed = []
     for face, text in texts:
         for line in split_abilities(text or ""):
-            modelled = [
-                a.iri
-                for a in abilities
-                if a.text and (a.text.strip() == line or (len(line) > 3 and a.text.strip().startswith(line)))
-            ]
+            modelled = [a.iri for a in abilities if _printed_as(a, line)]
             listed.append(OracleAbility(line, face if several else None, modelled))
     return listed
+
+
+def _printed_as(ability: AbilityInfo, line: str) -> bool:
+    """Whether ``line`` (a paragraph, or one keyword of a keyword line) prints ``ability``: its whole
+    text, its text before reminder text, or, on a keyword line, its keyword ("Haste" of "Flying,
+    haste")."""
+    text = (ability.text or "").strip()
+    if not text:
+        return False
+    if text == line:
+        return True
+    if ", " in text and (ability.label or "").lower() == line.lower():
+        return True
+    return len(line) > 3 and text.startswith(line) and not text[len(line) :].startswith(",")

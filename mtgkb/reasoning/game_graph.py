@@ -155,6 +155,7 @@ def build_game_graph(
         add(players[name], RDFS_LABEL, name)
         if player.mana is not None:
             add(players[name], V.availableMana, player.mana)
+        add(players[name], V.lifeTotal, player.life)
     for obj in situation.objects:
         node = objects[obj.key]
         add(situation_iri, V.hasObject, ox.NamedNode(node))
@@ -177,6 +178,11 @@ def build_game_graph(
         loyalty = obj.counters.get("loyalty", _printed_loyalty(graph.card(obj)))
         if loyalty is not None:
             add(node, V.loyaltyCounters, loyalty)
+        for kind, count in obj.counters.items():
+            add(node, V.counterCount, f"{kind.lower()}={count}")
+        others = sum(n for kind, n in obj.activations_this_turn.items() if kind != "loyalty")
+        if others:
+            add(node, V.activationsThisTurn, others)
         if obj.activations_this_turn.get("loyalty"):
             add(node, V.loyaltyActivationsThisTurn, obj.activations_this_turn["loyalty"])
         if obj.attacking is not None:

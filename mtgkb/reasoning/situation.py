@@ -44,7 +44,7 @@ PLAYER_ZONES = {
     "library_top": "library",
     "battlefield": "battlefield",
 }
-_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts"}
+_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts", "life"}
 _TOP_FIELDS = {"turn", "step", "priority", "stack", "players"}
 _PERMANENT_FIELDS = {
     "card",
@@ -81,6 +81,7 @@ class StepInfo:
 class Player:
     name: str
     mana: str | None = None  # symbols the player can still produce; None: any cost can be paid
+    life: int = 20  # a life total, 20 unless the situation says (103.4)
 
 
 @dataclass
@@ -294,6 +295,7 @@ class _Reader:
     ) -> None:
         where = field_path("players", name)
         _closed(section, _PLAYER_FIELDS, where)
+        players[name].life = one_object.read_life(section, where)
         mana = section.get("mana")
         if mana is not None:
             from mtgkb.reasoning.mana import parse_available
@@ -490,8 +492,6 @@ class _Reader:
                     id=one_object.object_id(item, where),
                 )
             )
-
-    # -- consistency -------------------------------------------------------------------------------
 
     def _check_attackers(self, step: StepInfo, turn: str, players: dict[str, Player]) -> None:
         for obj in self.objects:

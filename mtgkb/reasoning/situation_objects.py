@@ -142,3 +142,13 @@ def read_permanent_state(obj: GameObject, item: dict[str, Any], where: str) -> N
                     f"a whole number from 0 to {_COUNT_LIMIT:,}, not {shown(str(count))}",
                 )
         setattr(obj, name, dict(value))
+
+
+def read_life(section: dict[str, Any], where: str) -> int:
+    """A player's ``life`` (20 when not given): a whole number, negative included (104.3a)."""
+    life = section.get("life", 20)
+    if isinstance(life, bool) or not isinstance(life, int) or abs(life) > _COUNT_LIMIT:
+        raise SituationError(
+            f"{where}.life", f"a life total, a whole number such as 20, not {shown(str(life))}"
+        )
+    return life

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
+from mtgkb.reasoning.actions.ability_choice import check_ability_name
 from mtgkb.reasoning.actions.faces import (
     FaceChoice,
     choose_faces,
@@ -25,7 +26,6 @@ from mtgkb.reasoning.actions.ways import (
     Way,
     ability_ways,
     best_of,
-    check_ability_name,
     concept_cites,
     evaluate_way,
     prepare,

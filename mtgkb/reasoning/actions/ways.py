@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mtgkb.core.errors import MtgkbError, shown
+from mtgkb.core.errors import shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana, phrases
@@ -521,38 +521,3 @@ def _add_rulings(verdict: ActionVerdict, context: Context, source: GameObject, w
     verdict.rulings = [RulingNote(r.date, r.text, r.summary, r.about, r.general) for r in found.rulings]
     verdict.rulings_more = found.more
     verdict.rulings_see = found.see
-
-
-def check_ability_name(
-    context: Context, source: GameObject, ways: list[Way], wanted: str | None
-) -> list[Way]:
-    """The ways whose ability is ``wanted`` (its label, keyword or mechanic, any case); a name the
-    card lacks is an input error listing what it has."""
-    if wanted is None:
-        return ways
-    from mtgkb.kb.names import normalise
-
-    key = normalise(wanted)
-    chosen = [
-        w
-        for w in ways
-        if key
-        and any(
-            normalise(text).startswith(key)
-            for text in (
-                w.ability.first(RDFS_LABEL) if w.ability is not None else "",
-                context.rules.label(w.mechanic),
-                context.rules.node(w.mechanic).first(V.keyword) or "",
-            )
-            if text
-        )
-    ]
-    if not chosen:
-        have = ", ".join(
-            sorted({w.ability.first(RDFS_LABEL) or w.slug for w in ways if w.ability is not None})
-        )
-        raise MtgkbError(
-            f"{source.name} has no ability named '{shown(wanted)}'",
-            f"its abilities here: {have}" if have else f"{source.name} has no ability of that kind here",
-        )
-    return chosen

@@ -160,9 +160,11 @@ def _cost_object(
     requirement: str,
 ) -> Evaluation:
     situation = graph.situation
-    # A cost is paid with other objects; a target may be the object itself (115.1).
-    targets = graph.rules.node(requirement).first(V.appliesTo) == V.TargetObject
-    pool = [o for o in situation.objects if targets or o is not source]
+    # A cost is paid with other objects; a target may be the object itself (115.1), unless the
+    # requirement asks for another one.
+    node = graph.rules.node(requirement)
+    itself = node.first(V.appliesTo) == V.TargetObject and node.first(V.requiresOther) is not True
+    pool = [o for o in situation.objects if itself or o is not source]
     results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
     candidates = [o for o in pool if all(phrase.holds for phrase in results[o.key])]
     if candidates:
