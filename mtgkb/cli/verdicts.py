@@ -191,7 +191,10 @@ def _emit(
 @click.option(
     "--ability",
     metavar="NAME",
-    help="Which ability, when the card has several (e.g. ninjutsu).",
+    help=(
+        "Which ability: a keyword (equip, cycling, ninjutsu), a loyalty cost (+1, -2), a position "
+        "(1, 2, ...) or a fragment of its text."
+    ),
     shell_complete=completion.MECHANICS,
 )
 @click.option("--player", metavar="NAME", help="Who activates it (default: whoever holds the card).")
@@ -205,7 +208,7 @@ def can_activate(
     all_cites: bool,
     **situation: Any,
 ) -> None:
-    """Can CARD's ability (ninjutsu, commander ninjutsu, granted ninjutsu) be activated now?
+    """Can CARD's activated ability (ninjutsu, equip, cycling, loyalty, any "[Cost]: [Effect]") be used now?
 
     Answers yes or no with one check per requirement, each with its rules, the cost (with
     reductions), the creatures it could return and what follows. Exit 0 yes, 1 no, 2 bad input,

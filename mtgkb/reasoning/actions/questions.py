@@ -178,9 +178,9 @@ def _no_ability(context: Context, source, actor: str) -> ActionVerdict:
     """Cannot tell: the card has no ability of the kinds modelled, and nothing grants it one here; it
     may still have an activated ability the knowledge base does not model, so this is no "no"."""
     because = (
-        f"cannot tell: {source.name} has no activated ability of the kinds modelled here (ninjutsu and "
-        "its family), and nothing in the situation gives it one; any other activated ability it has "
-        "is not modelled"
+        f"cannot tell: {source.name} has no activated ability the knowledge base reads (its card data "
+        "may not be imported, or its abilities are of a kind not modelled, such as crew), and nothing "
+        "in the situation gives it one"
     )
     cites = concept_cites(context.rules, ABILITY_TO_ACTIVATE)
     check = Check(f"{source.name} has an ability to activate", None, because, cites, ABILITY_TO_ACTIVATE)
