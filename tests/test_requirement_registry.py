@@ -207,7 +207,11 @@ def test_the_copy_and_commander_checks_evaluate_no_pattern_property_in_python() 
     assert not hasattr(registry, "ALSO_IN_PYTHON")
     assert not [p for p, e in PYTHON_EVALUATORS.items() if e.engine == "copy"]
     for engine in ("copy", "commanders"):
-        object_patterns = {p for p, pattern in patterns().items() if pattern.about_object}
+        object_patterns = {
+            p
+            for p, pattern in patterns().items()
+            if pattern.about_object and (pattern.engines is None or engine in pattern.engines)
+        }
         assert object_patterns <= registry.evaluated_by(engine)
 
 
@@ -256,3 +260,12 @@ def test_a_copy_target_requirement_with_a_pattern_the_copy_checks_do_not_word_is
     assert result.exit_code == 1, result.output
     verdict = json.loads(result.stdout)
     assert any(c["holds"] is False and "requiresTapped" in c["check"] for c in verdict["checks"])
+
+
+def test_a_pattern_limited_to_some_questions_is_not_modelled_in_the_others() -> None:
+    """requiresEnteredFrom asks where a permanent entered from, which a copy situation says and a
+    verdict's game graph does not: a verdict requirement using it cannot tell, never a no."""
+    from mtgkb.reasoning.requirements.registry import unmodelled
+
+    assert unmodelled([V.requiresEnteredFrom], "verdicts") == [V.requiresEnteredFrom]
+    assert unmodelled([V.requiresEnteredFrom], "copy") == []

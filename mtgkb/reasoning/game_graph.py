@@ -193,7 +193,7 @@ def build_game_graph(
         for card_type in graph.types(obj):
             add(node, V.cardType, card_type)
         card = graph.card(obj)
-        for predicate in (V.subtype, V.supertype):
+        for predicate in (V.subtype, V.supertype, V.power, V.toughness):
             for value in card.all(predicate):
                 add(node, predicate, value)
         for ability in graph.own_abilities(obj):

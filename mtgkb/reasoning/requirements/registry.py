@@ -85,6 +85,8 @@ class Pattern:
     body: str
     order: int  # where its phrase comes in a check's reasons
     cites_step: bool = False  # a failure also cites the rules of the current step
+    # The questions whose subjects carry what the pattern asks for (``engines:``); None: all of them.
+    engines: frozenset[str] | None = None
 
 
 def local_name(iri: str) -> str:
@@ -125,6 +127,7 @@ def patterns() -> dict[str, Pattern]:
             text,  # the header lines are SPARQL comments
             int(header.get("order", "100")),
             header.get("also-cites") == "step",
+            frozenset(e.strip() for e in header["engines"].split(",")) if "engines" in header else None,
         )
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
@@ -133,11 +136,12 @@ def patterns() -> dict[str, Pattern]:
 def evaluated_by(engine: str) -> frozenset[str]:
     """The requirement properties the checks of one question (verdicts, copy, commanders) evaluate."""
     python = {p for p, e in PYTHON_EVALUATORS.items() if e.engine == engine}
+    usable = {p for p, pattern in patterns().items() if pattern.engines is None or engine in pattern.engines}
     if engine == "verdicts":
-        return frozenset(set(patterns()) | python)
+        return frozenset(usable | python)
     # The copy and commander checks ask the patterns of objects (a copy target, a card of the pool);
     # they have no game state to ask the others of.
-    return frozenset({p for p, pattern in patterns().items() if pattern.about_object} | python)
+    return frozenset({p for p in usable if patterns()[p].about_object} | python)
 
 
 def unmodelled(properties: object, engine: str) -> list[str]:
