@@ -102,3 +102,21 @@ def test_every_plus_loyalty_ability_of_the_pool_says_yes_and_then_no(pool_kb) ->
     problems = _run(pool_kb, cases)
     print(f"\nloyalty: {len(cards)} planeswalkers, {len(cases)} verdicts")
     assert not problems, f"{len(problems)} of {len(cases)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_crew_vehicle_of_the_pool_says_yes_and_no(pool_kb) -> None:
+    """Each Vehicle's crew ability (702.122a): yes with two untapped 6/6 creatures of mine (crew 12
+    at most), even new this turn; no when they are tapped."""
+    rows = pool_kb.select(
+        "SELECT DISTINCT ?name ?cost WHERE { ?card a mtgkb:Card ; mtgkb:name ?name ; mtgkb:hasAbility ?a . "
+        "?a mtgkb:instantiates mechanic:crew ; mtgkb:abilityCost ?cost } ORDER BY ?name"
+    )
+    cards = [row["name"] for row in rows if int(row["cost"].split()[-1]) <= 12]
+    assert len(cards) > 100
+    crew = [{"card": "Colossal Dreadmaw", "new_this_turn": True}, {"card": "Colossal Dreadmaw"}]
+    tapped = [{"card": "Colossal Dreadmaw", "tapped": True}]
+    cases = [(name, _game({"battlefield": [{"card": name}, *crew]}), "crew", True) for name in cards]
+    cases += [(name, _game({"battlefield": [{"card": name}, *tapped]}), "crew", False) for name in cards]
+    problems = _run(pool_kb, cases)
+    print(f"\ncrew: {len(cards)} Vehicles, {len(cases)} verdicts")
+    assert not problems, f"{len(problems)} of {len(cases)}:\n" + "\n".join(problems[:20])

@@ -46,6 +46,7 @@ _COMPOUND = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!])\s+")
 _MINUS = "\u2212"
+_TAPS_CREATURES = re.compile(r"^(Crew|Saddle) \d+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,8 @@ class ActivatedAbility:
 
     @property
     def label(self) -> str:
+        if not self.effect:
+            return self.cost
         effect = self.effect if len(self.effect) <= 60 else self.effect[:57].rstrip(" ,.") + "..."
         return f"{self.cost}: {effect}"
 
@@ -90,6 +93,13 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     loyalty = _LOYALTY.match(body)
     if loyalty:
         return _loyalty(line, loyalty, table)
+    keyword = _TAPS_CREATURES.match(body)
+    if keyword:  # "Crew 3": its cost is tapping creatures, read by the phrase table
+        phrase, match = next(((p, m) for p in table.costs if (m := p.pattern.fullmatch(body))), (None, None))
+        if phrase is not None and match is not None and phrase.template is not None:
+            mechanic = keyword.group(1).lower()
+            numbered = ((phrase.template, _number_value(match)),)
+            return ActivatedAbility(line, body, "", mechanic, (), (), None, numbered)
     cost, effect = _split_cost(body)
     if cost is None or effect is None:
         return None

@@ -438,7 +438,8 @@ def _cost(
                     # A discount of generic mana never takes off a coloured symbol.
                     concept = _GENERIC_REDUCTION if not change.symbols else _COST_CHANGE
                     cites += [number for number in concept_cites(rules, concept) if number not in cites]
-    cost_text = total.text() + (f", {extra}" if extra else "")
+    # A cost with no mana in it ("Sacrifice a creature", "Crew 3") is shown as printed, not as {0}.
+    cost_text = total.text() + (f", {extra}" if extra else "") if mana_part or not extra else extra
     available = graph.situation.players[player].mana
     if any("/" in s for s in total.symbols):
         if any(not s.endswith("/P") for s in total.symbols if "/" in s):
