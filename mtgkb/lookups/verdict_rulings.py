@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mtgkb.kb.query_files import library_query, named_query_text
-from mtgkb.kb.vocab import V
-from mtgkb.lookups.common import read_graph
 
 if TYPE_CHECKING:
     from mtgkb.kb.store import KnowledgeBase
@@ -100,32 +98,17 @@ def verdict_rulings(
             found.see.append(f"mtgkb rulings {_quoted(card_name)}")
     if not mechanics:
         return found
-    dated: dict[str, str] = {}
-    for mechanic, _ in mechanics:
-        for row in kb.select(library_query("rulings-mentioning"), subject=mechanic):
-            dated[row["ruling"]] = row.get("date") or ""
+    dated, facts, with_mechanic = _mechanic_rulings(kb, [m for m, _ in mechanics])
     if not dated:
         return found
-    graph = read_graph(kb.select(library_query("node-triples"), s=sorted(dated)))
-    published_on = sorted({c for n in graph.nodes.values() for c in n.all(V.aboutCard)})
-    with_mechanic = (
-        {
-            row["card"]
-            for row in kb.select(
-                library_query("cards-with-mechanic"), card=published_on, mechanic=[m for m, _ in mechanics]
-            )
-        }
-        if published_on
-        else set()
-    )
     general: list[VerdictRuling] = []
     for iri in sorted(dated, key=lambda i: (dated[i], i), reverse=True):
-        node = graph.nodes.get(iri)
-        if node is None or card in node.all(V.aboutCard):
+        fact = facts.get(iri)
+        if fact is None or card in fact.cards:
             continue
-        text, summary = node.first(V.text), node.first(V.summary)
-        cards = node.all(V.aboutCard)
-        name = graph.label(cards[0]) if cards else None
+        text, summary = fact.text, fact.summary
+        cards = fact.cards
+        name = fact.names.get(cards[0]) if cards else None
         if not any(c in with_mechanic for c in cards):
             continue  # published on a card without the mechanic: about that card's own abilities
         if _names_its_card(text or summary or "", name):
@@ -134,10 +117,75 @@ def verdict_rulings(
         if not key or _said_before(key, seen):
             continue
         seen.append(set(key.split()))
-        general.append(VerdictRuling(node.first(V.rulingDate), text, summary, name, general=True))
+        general.append(VerdictRuling(fact.date, text, summary, name, general=True))
     found.rulings += general[:general_shown]
     # The rest: every other ruling that mentions the mechanic, card by card, as `rulings` lists them.
-    found.more = len([i for i in dated if i in graph.nodes and card not in graph.nodes[i].all(V.aboutCard)])
+    found.more = len([i for i in dated if i in facts and card not in facts[i].cards])
     found.more -= min(len(general), general_shown)
     found.see += [f"mtgkb rulings {_quoted(keyword.lower())}" for _, keyword in mechanics]
     return found
+
+
+@dataclass
+class _RulingFacts:
+    date: str | None = None
+    text: str | None = None
+    summary: str | None = None
+    cards: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def _ruling_facts(kb: KnowledgeBase, rulings: list[str]) -> dict[str, _RulingFacts]:
+    """The date, texts and cards of each ruling, read in one small query."""
+    found: dict[str, _RulingFacts] = {}
+    for row in kb.select(library_query("ruling-facts"), s=rulings):
+        fact = found.setdefault(row["s"], _RulingFacts(row.get("date"), row.get("text"), row.get("summary")))
+        if row["card"] not in fact.cards:
+            fact.cards.append(row["card"])
+        if row.get("cardName"):
+            fact.names[row["card"]] = row["cardName"]
+    return found
+
+
+def _mechanic_rulings(
+    kb: KnowledgeBase, mechanics: list[str]
+) -> tuple[dict[str, str], dict[str, _RulingFacts], set[str]]:
+    """The rulings that mention the mechanics (by date), their facts, and which of the cards they are
+    published on have one of the mechanics. They depend on the store alone, which never changes once
+    built, so they are kept in a file beside it: reading them is most of a verdict's time."""
+    import hashlib
+    import json
+    import os
+
+    queries = "".join(library_query(q) for q in ("rulings-mentioning", "ruling-facts", "cards-with-mechanic"))
+    digest = hashlib.sha256((queries + "\n".join(sorted(mechanics))).encode()).hexdigest()[:12]
+    cache = kb.path / f"verdict-mechanic-rulings-{digest}.json"
+    try:
+        saved = json.loads(cache.read_text(encoding="utf-8"))
+        facts = {iri: _RulingFacts(*values) for iri, values in saved["facts"].items()}
+        return saved["dated"], facts, set(saved["with_mechanic"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    dated: dict[str, str] = {}
+    for mechanic in mechanics:
+        for row in kb.select(library_query("rulings-mentioning"), subject=mechanic):
+            dated[row["ruling"]] = row.get("date") or ""
+    facts = _ruling_facts(kb, sorted(dated)) if dated else {}
+    published_on = sorted({c for fact in facts.values() for c in fact.cards})
+    with_mechanic = (
+        {
+            row["card"]
+            for row in kb.select(library_query("cards-with-mechanic"), card=published_on, mechanic=mechanics)
+        }
+        if published_on
+        else set()
+    )
+    try:
+        temporary = cache.with_suffix(f".{os.getpid()}.tmp")
+        values = {iri: [f.date, f.text, f.summary, f.cards, f.names] for iri, f in facts.items()}
+        saved = {"dated": dated, "facts": values, "with_mechanic": sorted(with_mechanic)}
+        temporary.write_text(json.dumps(saved), encoding="utf-8")
+        os.replace(temporary, cache)
+    except (OSError, TypeError):
+        pass  # a read-only cache folder: answer all the same, from the store
+    return dated, facts, with_mechanic

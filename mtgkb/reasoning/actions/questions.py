@@ -25,7 +25,7 @@ from mtgkb.reasoning.actions.ways import (
     Context,
     Way,
     ability_ways,
-    best_of,
+    best_way,
     concept_cites,
     evaluate_way,
     prepare,
@@ -54,7 +54,7 @@ def can_activate(
     ways = check_ability_name(context, source, found, ability)
     if not ways:
         return _no_ability(context, source, actor)
-    return best_of([evaluate_way(context, source, actor, way) for way in ways])
+    return best_way(context, source, actor, ways)
 
 
 def can_cast(
@@ -95,7 +95,7 @@ def can_cast(
         normal = [w for w in ways if w.mechanic == CASTING]
         ways = normal if wanted == "casting" else [w for w in ways if w.mechanic != CASTING]
         ways = check_ability_name(context, source, ways, None if wanted == "casting" else wanted)
-    return best_of([evaluate_way(context, source, actor, way) for way in ways])
+    return best_way(context, source, actor, ways)
 
 
 @dataclass
@@ -136,7 +136,7 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
             if context.rules.node(w.mechanic).first(V.isAlternativeCost)
         ]
         for way in ways:
-            verdict = evaluate_way(context, obj, actor, way)
+            verdict = evaluate_way(context, obj, actor, way, rulings=False)
             label = f"{obj.name}: {verdict.ability or way.slug}"
             failing = [c for c in verdict.checks if c.holds is False] or [
                 c for c in verdict.checks if c.holds is None

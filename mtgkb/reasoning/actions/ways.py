@@ -189,7 +189,9 @@ def as_face(context: Context, source: GameObject, face: Node) -> Context:
     return Context(context.kb, build_game_graph(graph.situation, graph.rules, graph.cards, faces))
 
 
-def evaluate_way(context: Context, source: GameObject, player: str, way: Way) -> ActionVerdict:
+def evaluate_way(
+    context: Context, source: GameObject, player: str, way: Way, rulings: bool = True
+) -> ActionVerdict:
     if way.face is not None:
         context = as_face(context, source, way.face)
     graph, rules = context.graph, context.rules
@@ -233,9 +235,19 @@ def evaluate_way(context: Context, source: GameObject, player: str, way: Way) ->
         outcome=outcome,
         rulings=[],
     )
-    if answer:
+    if answer and rulings:
         _add_rulings(verdict, context, source, way)
     return verdict
+
+
+def best_way(context: Context, source: GameObject, player: str, ways: list[Way]) -> ActionVerdict:
+    """The best of the ways (:func:`best_of`), with the rulings read for that one only: reading them
+    is most of a verdict's time, and the other ways are listed by their answer and cost alone."""
+    verdicts = [evaluate_way(context, source, player, way, rulings=False) for way in ways]
+    chosen = best_of(verdicts)
+    if chosen.answer:
+        _add_rulings(chosen, context, source, ways[verdicts.index(chosen)])
+    return chosen
 
 
 def _requirements(context: Context, mechanic: Node, way: Way) -> list[str]:
