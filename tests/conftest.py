@@ -96,6 +96,12 @@ def run_cli_on_pool(run_cli: RunCli, card_pool: Any) -> RunCli:
     return run
 
 
+@pytest.fixture(scope="module")
+def pool_kb(card_pool: Any) -> Any:
+    """The whole pool's knowledge base, opened read-only (see ``card_pool``)."""
+    return card_pool.kb
+
+
 # --- user directories ----------------------------------------------------------------------------
 
 

@@ -13,11 +13,6 @@ from mtgkb.reasoning.actions.questions import can_activate
 _MANA_ONLY = re.compile(r"^(?:\{[0-9WUBRGCX/]+\})+$")
 
 
-@pytest.fixture(scope="module")
-def pool_kb(card_pool):
-    return card_pool.kb
-
-
 def _abilities(kb, mechanic: str) -> list[tuple[str, str]]:
     """(card name, cost) of every ability of ``mechanic`` whose cost is mana only, once per card."""
     rows = kb.select(

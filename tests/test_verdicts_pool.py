@@ -4,14 +4,7 @@ situations, with the cost each card's own Oracle text gives."""
 
 from __future__ import annotations
 
-import pytest
-
 from mtgkb.reasoning.actions.questions import can_activate, can_cast, options
-
-
-@pytest.fixture(scope="module")
-def pool_kb(card_pool):
-    return card_pool.kb
 
 
 def _cards_with(kb, mechanic: str) -> list[tuple[str, str]]:

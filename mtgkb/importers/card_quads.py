@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from mtgkb.core.nquads import XSD, QuadWriter, iri, literal
 from mtgkb.core.progress import Progress, Ticker
@@ -33,12 +34,13 @@ from mtgkb.importers.oracle_abilities import (
     distinct_abilities,
     recognise_abilities,
 )
-from mtgkb.importers.oracle_activated import ActivatedAbility, read_activated_abilities
-from mtgkb.importers.oracle_copy import CopyEffect, read_copy_effects, write_copy_effect
+from mtgkb.importers.oracle_activated import read_activated_abilities
+from mtgkb.importers.oracle_copy import read_copy_effects, write_copy_effect
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
 Add = Callable[[str, str, str], None]
+T = TypeVar("T")
 
 _CARD = iri(V.Card)
 _KEYWORD_ABILITY = iri(V.KeywordAbility)
@@ -146,17 +148,26 @@ def write_cards(
     return counts
 
 
+def _read_per_face(
+    record: CardRecord, owners: list[list[str]], read: Callable[[str | None, str | None], list[T]]
+) -> list[tuple[T, list[str]]]:
+    """What ``read`` finds in each face's text, once each, with every subject of the faces printing
+    it (an ability printed on both faces of a reversible card is one ability)."""
+    found: list[tuple[T, list[str]]] = []
+    for (face_name, text), subjects in zip(record.texts(), owners, strict=True):
+        for item in read(text, face_name):
+            known = next((f for f in found if f[0] == item), None)
+            if known is None:
+                found.append((item, list(subjects)))
+            else:
+                known[1].extend(s for s in subjects if s not in known[1])
+    return found
+
+
 def _write_copy_effects(add: Add, slug: str, record: CardRecord, owners: list[list[str]]) -> int:
     """Each distinct copy effect of the card's faces under ability/<card>/copy, copy-2, ..., linked
     from every face printing it (and from the card, as for its other abilities)."""
-    effects: list[tuple[CopyEffect, list[str]]] = []
-    for (face_name, text), subjects in zip(record.texts(), owners, strict=True):
-        for effect in read_copy_effects(text, face_name):
-            known = next((found for found in effects if found[0] == effect), None)
-            if known is None:
-                effects.append((effect, list(subjects)))
-            else:
-                known[1].extend(s for s in subjects if s not in known[1])
+    effects = _read_per_face(record, owners, read_copy_effects)
     for number, (effect, subjects) in enumerate(effects, 1):
         ability_slug = "copy" if number == 1 else f"copy-{number}"
         write_copy_effect(add, subjects[0], slug, ability_slug, effect)
@@ -168,14 +179,7 @@ def _write_copy_effects(add: Add, slug: str, record: CardRecord, owners: list[li
 def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[str]]) -> int:
     """Each distinct "[Cost]: [Effect]" ability of the card's faces under ability/<card>/activated,
     activated-2, ..., linked from every face printing it, numbered in printed order."""
-    found: list[tuple[ActivatedAbility, list[str]]] = []
-    for (face_name, text), subjects in zip(record.texts(), owners, strict=True):
-        for ability in read_activated_abilities(text, face_name):
-            known = next((f for f in found if f[0] == ability), None)
-            if known is None:
-                found.append((ability, list(subjects)))
-            else:
-                known[1].extend(s for s in subjects if s not in known[1])
+    found = _read_per_face(record, owners, read_activated_abilities)
     for number, (ability, subjects) in enumerate(found, 1):
         node = mint("ability", slug, "activated" if number == 1 else f"activated-{number}")
         for subject in subjects:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mtgkb.importers.activation_table import ActivationTable, Template, activation_table
+from mtgkb.importers.activation_table import ActivationTable, Phrase, Template, activation_table
 from mtgkb.importers.oracle_abilities import split_reminder
 from mtgkb.kb.iris import mint
 
@@ -95,7 +95,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         return _loyalty(line, loyalty, table)
     keyword = _TAPS_CREATURES.match(body)
     if keyword:  # "Crew 3": its cost is tapping creatures, read by the phrase table
-        phrase, match = next(((p, m) for p in table.costs if (m := p.pattern.fullmatch(body))), (None, None))
+        phrase, match = _cost_phrase(table, body)
         if phrase is not None and match is not None and phrase.template is not None:
             mechanic = keyword.group(1).lower()
             numbered = ((phrase.template, _number_value(match)),)
@@ -109,9 +109,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     numbered: list[tuple[Template, str]] = []
     zone = _BATTLEFIELD
     for part in _cost_parts(named):
-        phrase, match = next(
-            ((p, m) for p in table.costs if (m := p.pattern.fullmatch(part)) is not None), (None, None)
-        )
+        phrase, match = _cost_phrase(table, part)
         if phrase is None or match is None:
             unmodelled.append(_unnamed(part, name))
             continue
@@ -156,6 +154,15 @@ def _number_value(match: re.Match[str]) -> str:
     number = str(_NUMBER_WORDS.get(raw, raw))
     kind = groups.get("kind")
     return f"{kind.lower()}={number}" if kind else number
+
+
+def _cost_phrase(table: ActivationTable, part: str) -> tuple[Phrase | None, re.Match[str] | None]:
+    """The first cost phrase that reads the whole of ``part``, and its match."""
+    for phrase in table.costs:
+        match = phrase.pattern.fullmatch(part)
+        if match is not None:
+            return phrase, match
+    return None, None
 
 
 def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> ActivatedAbility:
