@@ -79,6 +79,8 @@ def render(template: str, asking: str, players: list[str], other: str, zone: str
         "commander": "a commander",
         "token": "a token",
         "status": "unblocked",
+        "value_colour": phrases.colour_word("B"),
+        "owned_by": phrases.owned_by(other, asking, players),
     }
     assert set(labels) == set(PLACEHOLDERS), "every placeholder has a value here"
     return phrases.sentence(template.format_map(labels))

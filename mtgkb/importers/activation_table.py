@@ -23,12 +23,22 @@ class Template:
 
 
 @dataclass(frozen=True)
+class Word:
+    """One word of a description of objects ("nontoken", "creatures", "Goblin") and what it adds."""
+
+    pattern: re.Pattern[str]
+    facts: tuple[tuple[str, str, bool], ...]  # (predicate, value, value is an IRI)
+    goes_to: str | None  # the property that takes the word itself (a subtype), if any
+
+
+@dataclass(frozen=True)
 class Phrase:
     iri: str
     pattern: re.Pattern[str]
     requirements: tuple[str, ...]  # requirement IRIs it adds
     zone: str | None  # the zone IRI it says the ability works from, if any
     template: Template | None = None
+    waives: tuple[str, ...] = ()  # requirements of the ability's mechanic it lifts
 
 
 @dataclass(frozen=True, eq=False)  # one table per data folder: compared and hashed by identity
@@ -36,6 +46,7 @@ class ActivationTable:
     costs: tuple[Phrase, ...]
     restrictions: tuple[Phrase, ...]
     targets: tuple[Phrase, ...]
+    words: tuple[Word, ...] = ()
 
 
 def activation_table(root: Path | None = None) -> ActivationTable:
@@ -53,6 +64,7 @@ def _table(root: Path) -> ActivationTable:
 
     prefix = namespace("phrase")
     facts: dict[str, dict[str, list[str]]] = {}
+    facts_of: dict[str, list[tuple[str, str, bool]]] = {}  # every fact of a phrase node, as written
     other: dict[str, list[tuple[str, str, bool]]] = {}
     for source in curated_sources(root):
         if source.path.relative_to(root).parts[0] != "data":
@@ -62,10 +74,23 @@ def _table(root: Path) -> ActivationTable:
             if subject.startswith(prefix):
                 node = facts.setdefault(subject, {})
                 node.setdefault(predicate, []).append(value.value)
+                facts_of.setdefault(subject, []).append(
+                    (predicate, value.value, isinstance(value, ox.NamedNode))
+                )
             elif subject.startswith(namespace("requirement")):
                 other.setdefault(subject, []).append(
                     (predicate, value.value, isinstance(value, ox.NamedNode))
                 )
+    words = tuple(
+        Word(
+            re.compile(pattern),
+            tuple((p, v, is_iri) for p, v, is_iri in facts_of.get(iri, []) if _is_requirement(p)),
+            (node.get(V.wordGoesTo) or [None])[0],
+        )
+        for iri, node in sorted(facts.items())
+        for pattern in node.get(V.wordPattern, [])
+    )
+    description = _description_pattern(words)
     kinds: dict[str, list[Phrase]] = {V.costPattern: [], V.restrictionPattern: [], V.targetPattern: []}
     for iri, node in sorted(facts.items()):
         for kind, found in kinds.items():
@@ -74,15 +99,41 @@ def _table(root: Path) -> ActivationTable:
                 found.append(
                     Phrase(
                         iri,
-                        re.compile(text, re.IGNORECASE),
+                        re.compile(_expand(text, description), re.IGNORECASE),
                         tuple(node.get(V.addsRequirement, [])),
                         (node.get(V.setsZone) or [None])[0],
                         _template(other.get(template, [])) if template else None,
+                        tuple(node.get(V.waivesRequirement, [])),
                     )
                 )
     return ActivationTable(
-        tuple(kinds[V.costPattern]), tuple(kinds[V.restrictionPattern]), tuple(kinds[V.targetPattern])
+        tuple(kinds[V.costPattern]),
+        tuple(kinds[V.restrictionPattern]),
+        tuple(kinds[V.targetPattern]),
+        words,
     )
+
+
+# What {count} in a phrase stands for: how many objects, as Oracle text writes it.
+_COUNT = r"(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|x|\d+)"
+
+
+def _expand(text: str, description: str) -> str:
+    return text.replace("{description}", description).replace("{count}", _COUNT)
+
+
+def _is_requirement(predicate: str) -> bool:
+    return predicate.rsplit("#", 1)[-1].startswith(("requires", "excludes"))
+
+
+def _description_pattern(words: tuple[Word, ...]) -> str:
+    """What ``{description}`` in a phrase stands for: one or more words of the table, separated by
+    spaces ("nontoken creature", "other untapped Goblins"), or a list of such with "or"; each word
+    is matched as written, since an Oracle subtype is capitalised and a card type is not."""
+    word = "|".join(f"(?-i:{w.pattern.pattern})" for w in words)
+    words_ = f"(?:{word})(?: (?:{word}))*"
+    # "artifact or enchantment", "artifact, creature, or land": one of several kinds.
+    return f"{words_}(?:(?:,| or|, or|, and/or| and/or) {words_})*\\b" if words else "(?!)"
 
 
 def _template(facts: list[tuple[str, str, bool]]) -> Template:
@@ -91,4 +142,4 @@ def _template(facts: list[tuple[str, str, bool]]) -> Template:
     label = next(v for p, v, _ in facts if p == RDFS_LABEL)
     goes_to = next(v for p, v, _ in facts if p == V.numberGoesTo)
     kept = {RDF_TYPE, V.appliesTo, V.citesRule}
-    return Template(label, tuple(f for f in facts if f[0] in kept), goes_to)
+    return Template(label, tuple(f for f in facts if f[0] in kept or _is_requirement(f[0])), goes_to)

@@ -194,14 +194,18 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
             add(node, V.hasRequirement, f"<{requirement}>")
         for part in ability.unmodelled:
             add(node, V.unmodelledPart, literal(part))
-        for index, (template, value) in enumerate(ability.numbered, 1):
+        for requirement in ability.waived:
+            add(node, V.waivesRequirement, f"<{requirement}>")
+        for index, minted in enumerate(ability.numbered, 1):
             needs = f"{node}/needs-{index}"
             add(node, V.hasRequirement, f"<{needs}>")
-            kind, _, number = value.rpartition("=")
-            add(needs, RDFS_LABEL, literal(template.label.format(n=number, kind=kind)))
-            for predicate, term, is_iri in template.facts:
-                add(needs, predicate, f"<{term}>" if is_iri else literal(term))
-            add(needs, template.number_goes_to, literal(value) if kind else _term(int(number)))
+            kind, _, number = minted.value.rpartition("=")
+            label = minted.template.label.format(n=number, kind=kind, text=_sentence_case(minted.text))
+            add(needs, RDFS_LABEL, literal(label))
+            for predicate, term, is_iri in dict.fromkeys((*minted.template.facts, *minted.facts)):
+                add(needs, predicate, f"<{term}>" if is_iri else _fact(predicate, term))
+            goes_to = minted.template.number_goes_to
+            add(needs, goes_to, literal(minted.value) if kind else _term(int(number)))
         if ability.loyalty_removed is not None:
             needs = f"{node}/loyalty"
             add(node, V.hasRequirement, f"<{needs}>")
@@ -211,6 +215,15 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
             add(needs, V.requiresLoyaltyAtLeast, _term(ability.loyalty_removed))
             add(needs, V.citesRule, f"<{mint('cr', '606.4')}>")
     return len(found)
+
+
+def _sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _fact(predicate: str, value: str) -> str:
+    """A fact of a description word as its property wants it: true and false as booleans."""
+    return _term(value == "true") if value in ("true", "false") else literal(value)
 
 
 def _legalities(

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mtgkb.importers.activation_table import ActivationTable, Phrase, Template, activation_table
+from mtgkb.importers.activation_table import ActivationTable, Phrase, Template, Word, activation_table
 from mtgkb.importers.oracle_abilities import split_reminder
 from mtgkb.kb.iris import mint
+from mtgkb.kb.vocab import V
 
 #: Requirements every ability of a given kind has by default, and those the zone it works from adds.
 _ZONE_REQUIREMENTS = {
@@ -50,6 +51,16 @@ _TAPS_CREATURES = re.compile(r"^(Crew|Saddle) \d+$")
 
 
 @dataclass(frozen=True, slots=True)
+class Minted:
+    """A requirement minted for one ability from a template: "Pay 3 life", "Sacrifice two Goblins"."""
+
+    template: Template
+    value: str  # the number read ("3"), after its counter kind when it has one ("oil=1")
+    facts: tuple[tuple[str, str, bool], ...] = ()  # what the words of a description add
+    text: str = ""  # the part of the ability it was read from
+
+
+@dataclass(frozen=True, slots=True)
 class ActivatedAbility:
     """One activated ability read from a line of Oracle text."""
 
@@ -60,8 +71,9 @@ class ActivatedAbility:
     requirements: tuple[str, ...]  # requirement IRIs of the curated data
     unmodelled: tuple[str, ...]  # parts no phrase reads
     loyalty_removed: int | None = None  # "−3": three loyalty counters must be there to remove
-    # Requirements that take a number the text gives ("Pay 3 life"): (template, value) to mint.
-    numbered: tuple[tuple[Template, str], ...] = ()
+    # Requirements that take a number or a description the text gives ("Pay 3 life"), to mint.
+    numbered: tuple[Minted, ...] = ()
+    waived: tuple[str, ...] = ()  # requirements of its mechanic it lifts ("Any player may activate")
 
     @property
     def label(self) -> str:
@@ -98,7 +110,8 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         phrase, match = _cost_phrase(table, body)
         if phrase is not None and match is not None and phrase.template is not None:
             mechanic = keyword.group(1).lower()
-            numbered = ((phrase.template, _number_value(match)),)
+            crew = _minted(phrase.template, match, table, body)
+            numbered = (crew,) if crew else ()
             return ActivatedAbility(line, body, "", mechanic, (), (), None, numbered)
     cost, effect = _split_cost(body)
     if cost is None or effect is None:
@@ -106,31 +119,43 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     named = _named(cost, name)
     requirements: list[str] = []
     unmodelled: list[str] = []
-    numbered: list[tuple[Template, str]] = []
+    numbered: list[Minted] = []
     zone = _BATTLEFIELD
     for part in _cost_parts(named):
         phrase, match = _cost_phrase(table, part)
-        if phrase is None or match is None:
+        minted = (
+            _minted(phrase.template, match, table, _unnamed(part, name))
+            if phrase and match and phrase.template
+            else None
+        )
+        if phrase is None or (phrase.template is not None and minted is None):
             unmodelled.append(_unnamed(part, name))
             continue
         requirements += phrase.requirements
         zone = phrase.zone or zone
-        if phrase.template is not None:
-            numbered.append((phrase.template, _number_value(match)))
+        if minted is not None:
+            numbered.append(minted)
     sentences = [s for s in _SENTENCE.split(effect) if s] + [s for s in _SENTENCE.split(reminder or "") if s]
-    for sentence in sentences:
-        plain = _named(sentence.strip().rstrip("."), name)
-        if not plain.lower().startswith(("activate", "any player may activate")):
-            continue
-        phrase = next((p for p in table.restrictions if p.pattern.fullmatch(plain)), None)
-        if phrase is None:
-            unmodelled.append(_unnamed(plain, name))
+    waived: list[str] = []
+    for clause in _restrictions(sentences, name):
+        phrase, match = _first_match(table.restrictions, clause)
+        minted = (
+            _minted(phrase.template, match, table, _unnamed(clause, name))
+            if phrase and match and phrase.template
+            else None
+        )
+        if phrase is None or (phrase.template is not None and minted is None):
+            unmodelled.append(_unnamed(clause, name))
             continue
         requirements += phrase.requirements
+        waived += phrase.waives
         zone = phrase.zone or zone
-    targets, missing = _targets(effect, table)
+        if minted is not None:
+            numbered.append(minted)
+    targets, missing, minted = _targets(effect, table)
     requirements += targets
     unmodelled += missing
+    numbered += minted
     requirements.insert(0, _ZONE_REQUIREMENTS[zone])
     mechanic = "mana-ability" if _is_mana_ability(effect) else "activated-ability"
     return ActivatedAbility(
@@ -141,15 +166,86 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         tuple(dict.fromkeys(requirements)),
         tuple(dict.fromkeys(unmodelled)),
         numbered=tuple(numbered),
+        waived=tuple(dict.fromkeys(waived)),
     )
 
 
-_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+# "X" is the least the player may choose: 0 (107.3).
+_NUMBER_WORDS = {
+    **{"a": 1, "an": 1, "another": 1, "x": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
+    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10},
+}
+# "Activate only as a sorcery and only once each turn": one restriction per clause.
+_AND_ONLY = re.compile(r",? and (?=only |no more than )|, (?=before attackers)", re.IGNORECASE)
+
+
+def _restrictions(sentences: list[str], name: str | None) -> list[str]:
+    """The "Activate only ..." restrictions among an effect's sentences, one per clause."""
+    clauses = []
+    for sentence in sentences:
+        plain = _named(sentence.strip().rstrip("."), name)
+        if not plain.lower().startswith(("activate", "any player may activate")):
+            continue
+        head, *rest = _AND_ONLY.split(plain)
+        clauses.append(head)
+        clauses += [f"Activate {clause}" for clause in rest]
+    return clauses
+
+
+def _first_match(phrases: tuple[Phrase, ...], text: str) -> tuple[Phrase | None, re.Match[str] | None]:
+    for phrase in phrases:
+        match = phrase.pattern.fullmatch(text)
+        if match is not None:
+            return phrase, match
+    return None, None
+
+
+def _minted(template: Template, match: re.Match[str], table: ActivationTable, text: str) -> Minted | None:
+    """The requirement a template mints from what a phrase read: its number, and the facts of the
+    objects it describes ("two other untapped Goblins"); None when the description is not read."""
+    value = _number_value(match)
+    what = match.groupdict().get("what")
+    facts = _described(what, int(value.rpartition("=")[2]) != 1, table.words) if what else ()
+    return None if facts is None else Minted(template, value, facts, text)
+
+
+_OR = re.compile(r",? (?:and/)?or |, ")
+
+
+def _described(what: str, plural: bool, words: tuple[Word, ...]) -> tuple[tuple[str, str, bool], ...] | None:
+    """The facts the words of a description add; a word that names a value itself (a subtype) is
+    taken in the singular when the description counts more than one. A list of kinds with "or" is
+    read when each is one card type ("artifact or enchantment"); None for any other list."""
+    choices = _OR.split(what.strip())
+    if len(choices) > 1:
+        # Words before the first kind are said of every kind: "another creature or artifact".
+        kinds = [_described(choice, plural, words) or () for choice in choices]
+        types = [[f for f in k if f[0] == V.requiresCardType] for k in kinds]
+        shared = [f for f in kinds[0] if f[0] != V.requiresCardType]
+        if any(len(t) != 1 for t in types) or any(len(k) != 1 for k in kinds[1:]):
+            return None
+        return (*shared, *((V.requiresAnyCardType, t[0][1], False) for t in types))
+    facts: list[tuple[str, str, bool]] = []
+    for token in what.split():
+        # A word with facts of its own ("Elves" for Elf) before the one that takes any subtype.
+        word = next(
+            (w for w in sorted(words, key=lambda w: w.goes_to is not None) if w.pattern.fullmatch(token)),
+            None,
+        )
+        if word is None:
+            continue
+        facts += word.facts
+        if word.goes_to is not None:
+            single = token[:-1] if plural and token.endswith("s") and not token.endswith("ss") else token
+            facts.append((word.goes_to, single, False))
+    return tuple(dict.fromkeys(facts))
 
 
 def _number_value(match: re.Match[str]) -> str:
     """The number a phrase read ("3", "two"), as digits, after its counter kind when it has one."""
     groups = match.groupdict()
+    if groups.get("symbols"):  # "{E}{E}{E}": one for each symbol
+        return str(groups["symbols"].count("{"))
     raw = (groups.get("n") or "1").lower()
     number = str(_NUMBER_WORDS.get(raw, raw))
     kind = groups.get("kind")
@@ -158,11 +254,7 @@ def _number_value(match: re.Match[str]) -> str:
 
 def _cost_phrase(table: ActivationTable, part: str) -> tuple[Phrase | None, re.Match[str] | None]:
     """The first cost phrase that reads the whole of ``part``, and its match."""
-    for phrase in table.costs:
-        match = phrase.pattern.fullmatch(part)
-        if match is not None:
-            return phrase, match
-    return None, None
+    return _first_match(table.costs, part)
 
 
 def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> ActivatedAbility:
@@ -170,8 +262,10 @@ def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> Activat
     minus = sign in ("-", _MINUS)
     cost = (_MINUS if minus else sign) + amount
     removed = int(amount) if minus and amount.isdigit() and int(amount) > 0 else None
-    targets, missing = _targets(effect, table)
-    return ActivatedAbility(line, cost, effect, "loyalty-ability", tuple(targets), tuple(missing), removed)
+    targets, missing, minted = _targets(effect, table)
+    return ActivatedAbility(
+        line, cost, effect, "loyalty-ability", tuple(targets), tuple(missing), removed, tuple(minted)
+    )
 
 
 def _split_cost(body: str) -> tuple[str | None, str | None]:
@@ -207,19 +301,30 @@ def _cost_parts(cost: str) -> list[str]:
     return parts
 
 
-def _targets(effect: str, table: ActivationTable) -> tuple[list[str], list[str]]:
-    """The requirements the targets of ``effect`` add, and the targets no phrase reads."""
+def _targets(effect: str, table: ActivationTable) -> tuple[list[str], list[str], list[Minted]]:
+    """The requirements the targets of ``effect`` add, the targets no phrase reads, and the
+    requirements minted for targets described in words."""
     rest = _UP_TO.sub(" ", effect)  # "up to one target": none need be chosen
+    rest = re.sub(r"\banother target ", "target another ", rest)  # read with the description
     rest = _OR_PLAYER.sub(" ", rest)
-    missing = [m.group(0).strip() for m in _COMPOUND.finditer(rest)]
-    rest = _COMPOUND.sub(" ", rest)
     requirements: list[str] = []
+    minted: list[Minted] = []
+    missing: list[str] = []
     for phrase in table.targets:
-        if phrase.pattern.search(rest):
+        for match in phrase.pattern.finditer(rest):
             requirements += phrase.requirements
-            rest = phrase.pattern.sub(" ", rest)
+            if phrase.template is not None:
+                text = match.group(0).strip().replace("target another ", "another target ")
+                one = _minted(phrase.template, match, table, text)
+                if one is None:
+                    missing.append(match.group(0).strip())
+                else:
+                    minted.append(one)
+        rest = phrase.pattern.sub(" ", rest)
+    missing += [m.group(0).strip() for m in _COMPOUND.finditer(rest)]
+    rest = _COMPOUND.sub(" ", rest)
     missing += [m.group(0).strip() for m in _TARGET.finditer(rest)]
-    return requirements, missing
+    return requirements, missing, minted
 
 
 def _is_mana_ability(effect: str) -> bool:

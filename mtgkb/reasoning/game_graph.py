@@ -156,6 +156,7 @@ def build_game_graph(
         if player.mana is not None:
             add(players[name], V.availableMana, player.mana)
         add(players[name], V.lifeTotal, player.life)
+        add(players[name], V.energyCount, player.energy)
     for obj in situation.objects:
         node = objects[obj.key]
         add(situation_iri, V.hasObject, ox.NamedNode(node))
@@ -192,8 +193,12 @@ def build_game_graph(
             add(node, V.blockedStatus, ox.NamedNode(obj.blocked))
         for card_type in graph.types(obj):
             add(node, V.cardType, card_type)
+        if obj.card is None:  # a token named for its subtypes, as an unnamed one is (111.4)
+            for word in obj.name.split():
+                if word[:1].isupper() and word != "Token":
+                    add(node, V.subtype, word)
         card = graph.card(obj)
-        for predicate in (V.subtype, V.supertype, V.power, V.toughness):
+        for predicate in (V.subtype, V.supertype, V.power, V.toughness, V.colors):
             for value in card.all(predicate):
                 add(node, predicate, value)
         for ability in graph.own_abilities(obj):

@@ -87,6 +87,20 @@ def zone_place(zone: str, label: str, owner: str | None, asking: str, players: S
     return f"{'on' if zone in _ON else 'in'} the {label}"
 
 
+_COLOUR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+
+def colour_word(symbol: str) -> str:
+    """ "red" for R: a colour as a description of objects says it (105.1)."""
+    return _COLOUR_WORDS.get(symbol.upper(), symbol)
+
+
+def owned_by(owner: str, asking: str, players: Sequence[str] = ()) -> str:
+    """ "yours", "Alice's", whose an object is."""
+    whose = players_possessive(owner, asking, players)
+    return "yours" if whose == "your" else whose
+
+
 def how_often(count: int) -> str:
     """ "once", "twice", "3 times", "no times"."""
     return {0: "no times", 1: "once", 2: "twice"}.get(count, f"{count} times")

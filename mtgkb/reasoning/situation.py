@@ -44,7 +44,7 @@ PLAYER_ZONES = {
     "library_top": "library",
     "battlefield": "battlefield",
 }
-_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts", "life"}
+_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts", "life", "energy"}
 _TOP_FIELDS = {"turn", "step", "priority", "stack", "players"}
 _PERMANENT_FIELDS = {
     "card",
@@ -82,6 +82,7 @@ class Player:
     name: str
     mana: str | None = None  # symbols the player can still produce; None: any cost can be paid
     life: int = 20  # a life total, 20 unless the situation says (103.4)
+    energy: int = 0  # energy counters (107.14)
 
 
 @dataclass
@@ -295,7 +296,7 @@ class _Reader:
     ) -> None:
         where = field_path("players", name)
         _closed(section, _PLAYER_FIELDS, where)
-        players[name].life = one_object.read_life(section, where)
+        players[name].life, players[name].energy = one_object.read_life_and_energy(section, where)
         mana = section.get("mana")
         if mana is not None:
             from mtgkb.reasoning.mana import parse_available

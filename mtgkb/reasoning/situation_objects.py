@@ -144,11 +144,18 @@ def read_permanent_state(obj: GameObject, item: dict[str, Any], where: str) -> N
         setattr(obj, name, dict(value))
 
 
-def read_life(section: dict[str, Any], where: str) -> int:
-    """A player's ``life`` (20 when not given): a whole number, negative included (104.3a)."""
+def read_life_and_energy(section: dict[str, Any], where: str) -> tuple[int, int]:
+    """A player's ``life`` (20 when not given): a whole number, negative included (104.3a); and
+    ``energy`` (none when not given): a count of energy counters, never negative (107.14)."""
     life = section.get("life", 20)
     if isinstance(life, bool) or not isinstance(life, int) or abs(life) > _COUNT_LIMIT:
         raise SituationError(
             f"{where}.life", f"a life total, a whole number such as 20, not {shown(str(life))}"
         )
-    return life
+    energy = section.get("energy", 0)
+    if isinstance(energy, bool) or not isinstance(energy, int) or not 0 <= energy <= _COUNT_LIMIT:
+        raise SituationError(
+            f"{where}.energy",
+            f"a number of energy counters, from 0 to {_COUNT_LIMIT:,}, not {shown(str(energy))}",
+        )
+    return life, energy

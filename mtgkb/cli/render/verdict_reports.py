@@ -22,11 +22,15 @@ def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
         life = f" and {verdict.life} life" if verdict.life else ""
         lines += ["", f"Cost: {verdict.cost}{life}"]
     if verdict.candidates:
-        lines += ["", "Could return:"]
+        returned = all(c.returned for c in verdict.candidates)
+        lines += ["", "Could return:" if returned else "Could pay the cost:"]
         for c in verdict.candidates:
+            extra = " (token)" if c.token else " (a commander)" if c.commander else ""
+            if not returned:
+                lines.append(f"  {c.name}{extra}: for “{c.pays}”")
+                continue
             target = phrases.person(c.attacking, verdict.player) if c.attacking else None
             what = f"attacking {target}, {c.blocked}" if c.attacking else "not attacking"
-            extra = " (token)" if c.token else " (a commander)" if c.commander else ""
             whose = phrases.players_possessive(c.owner, verdict.player)
             lines.append(f"  {c.name}{extra}: {what}; goes to {whose} hand")
     if verdict.outcome:
@@ -40,7 +44,17 @@ def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
             )
     if verdict.rulings:
         lines += _ruling_lines(verdict)
-    if verdict.alternatives:
+    if verdict.abilities:
+        lines += ["", f"Its {len(verdict.abilities)} activated abilities (ask for one with --ability):"]
+        for one in verdict.abilities:
+            lines += textwrap.wrap(
+                f"- {answer_word(one.answer)}: {one.ability}"
+                + "".join(f" ({c.check}: {c.because})" for c in one.checks if c.holds is not True)[:200],
+                WIDTH,
+                initial_indent="  ",
+                subsequent_indent="     ",
+            )
+    elif verdict.alternatives:
         lines += ["", "Other ways:"]
         for way in verdict.alternatives:
             lines.append(

@@ -58,6 +58,8 @@ class Candidate:
     commander: bool
     attacking: str | None
     blocked: str | None
+    pays: str = ""  # the cost it would pay: "Sacrifice an artifact"
+    returned: bool = False  # returned to its owner's hand, as ninjutsu's attacker is
 
 
 @dataclass
@@ -85,6 +87,18 @@ class WayTried:
 
 
 @dataclass
+class AbilityVerdict:
+    """One activated ability of a card with several, in the shared contract: its own answer, checks
+    and rules."""
+
+    ability: str
+    answer: bool | None
+    checks: list[Check]
+    cites: list[str]
+    cost: str | None
+
+
+@dataclass
 class ActionVerdict(Verdict):
     question: str
     card: str
@@ -103,6 +117,9 @@ class ActionVerdict(Verdict):
     face: str | None = None  # the face cast (a split card's half, an Adventure, a modal DFC's face)
     rulings_more: int = 0  # rulings on the card or mentioning the mechanic that are not listed
     rulings_see: list[str] = field(default_factory=list)  # the commands that list them
+    # A card with several activated abilities, asked without --ability: each one's verdict. The
+    # answer is yes when one can be activated now, else cannot tell when one cannot be told, else no.
+    abilities: list[AbilityVerdict] = field(default_factory=list)
 
 
 @dataclass
@@ -204,16 +221,18 @@ def evaluate_way(
         checks.append(_has_ability(context, source, way))
         checks += _unmodelled_parts(context, way.ability)
     requirements = [evaluate(graph, r, player, source) for r in _requirements(context, mechanic, way)]
-    order = {V.SourceObject: 0, V.GameState: 1, V.CostObject: 2}
+    order = {V.SourceObject: 0, V.GameState: 1, V.CountedObject: 1, V.CostObject: 2}
     requirements.sort(key=lambda e: order.get(rules.node(e.check.evaluates or "").first(V.appliesTo), 1))
     checks += [e.check for e in requirements]
-    candidates = [o for e in requirements for o in e.candidates]
+    paid_with = [(o, e.check.check) for e in requirements for o in e.candidates]
+    # An ability that puts its card onto the battlefield returns the attacker it was paid with.
+    returns = bool(mechanic.first(V.destinationZone))
     checks += _prohibitions(context, action_kind)
     cost, life, cost_checks = _cost(context, source, player, way, action_kind)
     checks += cost_checks
     rank_checks(checks, rules)
     answer = decide(checks)
-    outcome = _outcome(context, mechanic, player, source, candidates) if answer else []
+    outcome = _outcome(context, mechanic, player, source, [o for o, _ in paid_with]) if answer else []
     verb = "cast" if action_kind == V.Cast else "activate"
     label = way.ability.first(RDFS_LABEL) if way.ability is not None else None
     verdict = ActionVerdict(
@@ -231,7 +250,7 @@ def evaluate_way(
         granted_by=way.granted_by.name if way.granted_by else None,
         cost=cost,
         life=life,
-        candidates=[_candidate(graph, o) for o in candidates],
+        candidates=[_candidate(graph, o, pays, returns) for o, pays in paid_with],
         outcome=outcome,
         rulings=[],
     )
@@ -247,18 +266,29 @@ def best_way(context: Context, source: GameObject, player: str, ways: list[Way])
     chosen = best_of(verdicts)
     if chosen.answer:
         _add_rulings(chosen, context, source, ways[verdicts.index(chosen)])
+    by_ability: dict[str, ActionVerdict] = {}
+    for verdict in verdicts:
+        if verdict.action == "activate" and verdict.ability is not None:
+            known = by_ability.get(verdict.ability)
+            if known is None or (verdict.answer and not known.answer):
+                by_ability[verdict.ability] = verdict
+    if len(by_ability) > 1:
+        chosen.abilities = [
+            AbilityVerdict(label, v.answer, v.checks, v.cites, v.cost) for label, v in by_ability.items()
+        ]
     return chosen
 
 
 def _requirements(context: Context, mechanic: Node, way: Way) -> list[str]:
     """The mechanic's requirements, then those the ability's own cost, restrictions and targets add
-    (data/mechanics/activation-phrases.ttl); an ability's own node (its loyalty cost) is read with
-    the card."""
+    (data/mechanics/activation-phrases.ttl), less those it waives ("Any player may activate"); an
+    ability's own node (its loyalty cost) is read with the card."""
     own = way.ability.all(V.hasRequirement) if way.ability is not None else []
     for iri in own:
         if iri not in context.rules.nodes and iri in context.graph.cards:
             context.rules.nodes[iri] = context.graph.cards[iri]
-    return list(dict.fromkeys([*mechanic.all(V.hasRequirement), *own]))
+    waived = set(way.ability.all(V.waivesRequirement)) if way.ability is not None else set()
+    return [r for r in dict.fromkeys([*mechanic.all(V.hasRequirement), *own]) if r not in waived]
 
 
 def _unmodelled_parts(context: Context, ability: Node) -> list[Check]:
@@ -504,7 +534,7 @@ def _outcome(
     return entries
 
 
-def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
+def _candidate(graph: GameGraph, obj: GameObject, pays: str, returned: bool) -> Candidate:
     blocked = {V.Blocked: "blocked", V.Unblocked: "unblocked", V.BlockedStatusUndecided: "undecided"}
     return Candidate(
         name=obj.name,
@@ -514,6 +544,8 @@ def _candidate(graph: GameGraph, obj: GameObject) -> Candidate:
         commander=obj.commander,
         attacking=graph.situation.display(obj.attacking) if obj.attacking else None,
         blocked=blocked.get(obj.blocked or ""),
+        pays=pays,
+        returned=returned,
     )
 
 

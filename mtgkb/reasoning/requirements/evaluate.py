@@ -70,9 +70,9 @@ def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject
         return Evaluation(Check(label, True, waiver, _unique(cites), requirement))
     missing_waivers = unmodelled([p for p in node.values if local_name(p).startswith("waivedBy")], "verdicts")
     subject = node.first(V.appliesTo) or V.GameState
-    if subject in (V.CostObject, V.TargetObject):
+    if subject in (V.CostObject, V.TargetObject, V.CountedObject):
         evaluation = _cost_object(graph, label, parts, cites, player, source, requirement)
-        if subject == V.TargetObject:
+        if subject != V.CostObject:
             evaluation.candidates = []  # legal targets are named in the check, not paid with
     else:
         obj = source if subject == V.SourceObject else None
@@ -160,17 +160,25 @@ def _cost_object(
     requirement: str,
 ) -> Evaluation:
     situation = graph.situation
-    # A cost is paid with other objects; a target may be the object itself (115.1), unless the
-    # requirement asks for another one.
+    # Any object may be chosen, the one whose ability it is included (a creature may sacrifice
+    # itself to its own "Sacrifice a creature", 701.21a; a target may be the object itself, 115.1),
+    # unless the requirement asks for another one.
     node = graph.rules.node(requirement)
-    itself = node.first(V.appliesTo) == V.TargetObject and node.first(V.requiresOther) is not True
-    pool = [o for o in situation.objects if itself or o is not source]
+    count = int(node.first(V.objectCount) or 1)
+    pool = [o for o in situation.objects if o is not source or node.first(V.requiresOther) is not True]
     results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
     candidates = [o for o in pool if all(phrase.holds for phrase in results[o.key])]
-    if candidates:
-        names = ", ".join(_name(o, situation) for o in candidates)
+    names = ", ".join(_name(o, situation) for o in candidates)
+    if candidates and len(candidates) >= count:
         because = f"{names} {'qualifies' if len(candidates) == 1 else 'qualify'}"
+        if count > 1:
+            because += f" ({count} needed)"
         return Evaluation(Check(label, True, because, _unique(cites), requirement), candidates)
+    if count == 0:
+        return Evaluation(Check(label, True, "none is needed", _unique(cites), requirement))
+    if candidates:
+        because = f"only {len(candidates)} of the {count} needed: {names}"
+        return Evaluation(Check(label, False, because, _unique(cites), requirement))
     # The closest objects: those meeting the most parts, each with what it lacks.
     scored = sorted(pool, key=lambda o: -sum(p.holds for p in results[o.key]))
     best = sum(p.holds for p in results[scored[0].key]) if scored else 0
@@ -262,6 +270,7 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
         player=phrases.person(player, player, names),
         value=values[0] if values else "",
         a_value=phrases.article(values[0]) if values else "",
+        value_colour=phrases.colour_word(values[0]) if values else "",
         values=phrases.join_or(values),
         in_values=phrases.join_or(
             phrases.zone_place(_slug(z), rules.label(z), player, player, names) for z in zones
@@ -283,6 +292,7 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
             commander="a commander" if obj.commander else "not a commander",
             token="a token" if obj.token else "not a token",
             status=rules.label(obj.blocked).lower() if obj.blocked else "not attacking",
+            owned_by=phrases.owned_by(obj.owner, player, names),
         )
     else:
         labels.update(subject="the game")

@@ -68,6 +68,8 @@ PLACEHOLDERS: dict[str, str] = {
     "commander": "'a commander' or 'not a commander' (an object's pattern)",
     "token": "'a token' or 'not a token' (an object's pattern)",
     "status": "the subject's blocked status, or 'not attacking' (an object's pattern)",
+    "value_colour": "the first value as a colour word: 'red' for R",
+    "owned_by": "'yours' or 'Alice's', whose the subject is (an object's pattern)",
 }
 
 
