@@ -173,7 +173,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
 # "X" is the least the player may choose: 0 (107.3).
 _NUMBER_WORDS = {
     **{"a": 1, "an": 1, "another": 1, "x": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
-    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10},
+    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "once": 1, "twice": 2},
 }
 # "Activate only as a sorcery and only once each turn": one restriction per clause.
 _AND_ONLY = re.compile(r",? and (?=only |no more than )|, (?=before attackers)", re.IGNORECASE)

@@ -184,6 +184,9 @@ def build_game_graph(
         others = sum(n for kind, n in obj.activations_this_turn.items() if kind != "loyalty")
         if others:
             add(node, V.activationsThisTurn, others)
+        ever = sum(n for kind, n in obj.activations_this_game.items() if kind != "loyalty")
+        if ever or others:
+            add(node, V.activationsThisGame, max(ever, others))
         if obj.activations_this_turn.get("loyalty"):
             add(node, V.loyaltyActivationsThisTurn, obj.activations_this_turn["loyalty"])
         if obj.attacking is not None:
@@ -193,7 +196,9 @@ def build_game_graph(
             add(node, V.blockedStatus, ox.NamedNode(obj.blocked))
         for card_type in graph.types(obj):
             add(node, V.cardType, card_type)
-        if obj.card is None:  # a token named for its subtypes, as an unnamed one is (111.4)
+        if obj.ability_on_stack:
+            add(node, V.isAbilityOnStack, True)
+        if obj.token:  # a token named for its subtypes, as an unnamed one is (111.4)
             for word in obj.name.split():
                 if word[:1].isupper() and word != "Token":
                     add(node, V.subtype, word)

@@ -20,6 +20,7 @@ from mtgkb.kb.iris import mint, slugify
 from mtgkb.kb.vocab import V
 from mtgkb.reasoning import situation_objects as one_object
 from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS, MAX_PLAYERS
+from mtgkb.reasoning.situation_stack import read_stack, stack_card_names
 from mtgkb.reasoning.situation_text import (
     SituationError,
     checked_values,
@@ -58,9 +59,8 @@ _PERMANENT_FIELDS = {
     "types",
     "id",
     *("transformed", "flipped", "face_down"),  # face states (issue 20): see situation_objects
-    *("new_this_turn", "counters", "activations_this_turn"),  # see situation_objects
+    *("new_this_turn", "counters", "activations_this_turn", "activations_this_game"),  # situation_objects
 }
-_STACK_FIELDS = {"card", "controller", "id"}
 _ATTACK_KINDS = ("planeswalker", "battle")
 _IMPORT_HINT = (
     "the bundled knowledge base has only the starter cards; import the whole pool with "
@@ -112,6 +112,8 @@ class GameObject:
     new_this_turn: bool = False
     counters: dict[str, int] = field(default_factory=dict)
     activations_this_turn: dict[str, int] = field(default_factory=dict)
+    activations_this_game: dict[str, int] = field(default_factory=dict)
+    ability_on_stack: bool = False  # an activated or triggered ability on the stack, not a spell
 
 
 @dataclass
@@ -254,11 +256,7 @@ class _Reader:
         return {name: resolve_card(self.kb, name, where) for name, where in wanted.items()}
 
     def _card_names(self, players_data: dict[str, Any]):
-        for stack_index, item in enumerate(_list(self.data.get("stack", []), "stack")):
-            if isinstance(item, dict) and isinstance(item.get("card"), str):
-                yield f"stack[{stack_index}].card", item["card"]
-            elif isinstance(item, str):
-                yield f"stack[{stack_index}]", item
+        yield from stack_card_names(self.data.get("stack", []))
         for player, section in players_data.items():
             if section is None:
                 continue
@@ -465,34 +463,7 @@ class _Reader:
                 obj.commander_casts = count
 
     def _stack(self, items: Any, players: dict[str, Player], cards: dict[str, tuple[str, str]]) -> None:
-        for index, item in enumerate(_list(items, "stack")):
-            where = f"stack[{index}]"
-            if isinstance(item, str):
-                item = {"card": item}
-            if not isinstance(item, dict):
-                raise SituationError(where, "a spell on the stack is {card: NAME, controller: PLAYER}")
-            _closed(item, _STACK_FIELDS, where)
-            if not isinstance(item.get("card"), str):
-                raise SituationError(f"{where}.card", "the spell's card name")
-            controller = item.get("controller", self.data.get("turn"))
-            if not isinstance(controller, str) or controller not in players:
-                raise SituationError(
-                    f"{where}.controller", f"{shown(controller)} is not a player ({_choices(players)})"
-                )
-            card, display = cards[item["card"]]
-            self.objects.append(
-                GameObject(
-                    key=f"stack/{index}",
-                    where=where,
-                    name=display,
-                    card=card,
-                    zone="stack",
-                    owner=controller,
-                    controller=controller,
-                    stack_index=index,
-                    id=one_object.object_id(item, where),
-                )
-            )
+        self.objects += read_stack(items, self.data.get("turn"), players, cards)
 
     def _check_attackers(self, step: StepInfo, turn: str, players: dict[str, Player]) -> None:
         for obj in self.objects:

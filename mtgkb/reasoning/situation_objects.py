@@ -120,13 +120,14 @@ _COUNT_LIMIT = 1_000_000
 
 
 def read_permanent_state(obj: GameObject, item: dict[str, Any], where: str) -> None:
-    """``new_this_turn`` (true or false), ``counters`` and ``activations_this_turn`` (each a mapping
-    of a kind to a whole number, e.g. {"loyalty": 3}) of a permanent."""
+    """``new_this_turn`` (true or false), ``counters``, ``activations_this_turn`` and
+    ``activations_this_game`` (each a mapping of a kind to a whole number, e.g. {"loyalty": 3}) of a
+    permanent; the last is for an ability activated only once (exhaust, 702.177a)."""
     if "new_this_turn" in item:
         if not isinstance(item["new_this_turn"], bool):
             raise SituationError(f"{where}.new_this_turn", "true or false")
         obj.new_this_turn = item["new_this_turn"]
-    for name in ("counters", "activations_this_turn"):
+    for name in ("counters", "activations_this_turn", "activations_this_game"):
         if name not in item:
             continue
         value = item[name]
