@@ -133,7 +133,7 @@ def _description_pattern(words: tuple[Word, ...]) -> str:
     word = "|".join(f"(?-i:{w.pattern.pattern})" for w in words)
     words_ = f"(?:{word})(?: (?:{word}))*"
     # "artifact or enchantment", "artifact, creature, or land": one of several kinds.
-    return f"{words_}(?:(?:,| or|, or|, and/or| and/or) {words_})*\\b" if words else "(?!)"
+    return f"{words_}(?:(?:,| or|, or|, and/or| and/or)(?: an?)? {words_})*\\b" if words else "(?!)"
 
 
 def _template(facts: list[tuple[str, str, bool]]) -> Template:

@@ -174,6 +174,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
 _NUMBER_WORDS = {
     **{"a": 1, "an": 1, "another": 1, "x": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5},
     **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "once": 1, "twice": 2},
+    **{"any number of": 0, "all": 0},
 }
 # "Activate only as a sorcery and only once each turn": one restriction per clause.
 _AND_ONLY = re.compile(r",? and (?=only |no more than )|, (?=before attackers)", re.IGNORECASE)
@@ -209,7 +210,7 @@ def _minted(template: Template, match: re.Match[str], table: ActivationTable, te
     return None if facts is None else Minted(template, value, facts, text)
 
 
-_OR = re.compile(r",? (?:and/)?or |, ")
+_OR = re.compile(r",? (?:and/)?or (?:an? )?|, (?:an? )?")
 
 
 def _described(what: str, plural: bool, words: tuple[Word, ...]) -> tuple[tuple[str, str, bool], ...] | None:
