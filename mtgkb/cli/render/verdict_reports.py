@@ -104,16 +104,15 @@ def _keyword(verdict: ActionVerdict) -> str:
 
 
 def render_options(verdict: OptionsVerdict, all_cites: bool = False) -> str:
-    lines = verdict_lines(
-        verdict, f"Can you use a ninjutsu-family ability in the {verdict.step} step?", all_cites
-    )
+    step = verdict.step.replace("-", " ")
+    lines = verdict_lines(verdict, f"What can you activate, or cast another way, now ({step})?", all_cites)
     if verdict.options:
         lines += ["", "Options:"]
         for option in verdict.options:
-            returns = (
-                f"; returns {' or '.join(c.name for c in option.candidates)}" if option.candidates else ""
-            )
-            lines.append(f"  {option.card}: {option.ability} for {option.cost}{returns}")
+            returned = [c.name for c in option.candidates if c.returned]
+            returns = f"; returns {' or '.join(returned)}" if returned else ""
+            cost = f" for {option.cost}" if option.cost else ""
+            lines.append(f"  {option.card}: {option.ability}{cost}{returns}")
     lines += ["", cites_line(verdict)]
     return "\n".join(lines)
 

@@ -116,8 +116,9 @@ class OptionsVerdict(Verdict):
 
 
 def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = None) -> OptionsVerdict:
-    """Every activation, and every cast for an alternative cost that returns a creature, the player
-    can make now: one check per way tried."""
+    """Every activation (the abilities of permanents the player controls, mana abilities included,
+    and of cards elsewhere that are theirs), and every cast for an alternative cost that returns a
+    creature, the player can make now: one check per way tried."""
     context = prepare(kb, situation)
     graph = context.graph
     actor = player or graph.situation.priority
@@ -128,13 +129,19 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
         )
     checks, found = [], []
     for obj in graph.situation.objects:
-        if obj.owner != actor or obj.zone in {"battlefield", "stack"}:
+        # A permanent's abilities are its controller's to activate; a card's elsewhere its owner's.
+        yours = obj.controller == actor if obj.zone == "battlefield" else obj.owner == actor
+        if not yours or obj.zone == "stack":
             continue
-        ways = ability_ways(context, obj, V.Activate) + [
-            w
-            for w in ability_ways(context, obj, V.Cast)
-            if context.rules.node(w.mechanic).first(V.isAlternativeCost)
-        ]
+        ways = (
+            ability_ways(context, obj, V.Activate)
+            + ability_ways(context, obj, V.ManaAbility)
+            + [
+                w
+                for w in ability_ways(context, obj, V.Cast)
+                if context.rules.node(w.mechanic).first(V.isAlternativeCost)
+            ]
+        )
         for way in ways:
             verdict = evaluate_way(context, obj, actor, way, rulings=False)
             label = f"{obj.name}: {verdict.ability or way.slug}"
