@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 PROTOTYPE = mint("mechanic", "prototype")
 
 
+#: What can-activate answers for: activated abilities, mana abilities (605) and special actions a
+#: card's keyword gives (116.2: foretell, plot).
+_ACTIVATED = (V.Activate, V.ManaAbility, V.SpecialAction)
+
+
 def can_activate(
     kb: KnowledgeBase,
     situation: dict[str, Any],
@@ -50,7 +55,7 @@ def can_activate(
     context = prepare(kb, situation)
     source = source_object(context, card, player)
     actor = player or source.owner
-    found = ability_ways(context, source, V.Activate) + ability_ways(context, source, V.ManaAbility)
+    found = [w for kind in _ACTIVATED for w in ability_ways(context, source, kind)]
     ways = check_ability_name(context, source, found, ability)
     if not ways:
         return _no_ability(context, source, actor)
@@ -133,15 +138,11 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
         yours = obj.controller == actor if obj.zone == "battlefield" else obj.owner == actor
         if not yours or obj.zone == "stack":
             continue
-        ways = (
-            ability_ways(context, obj, V.Activate)
-            + ability_ways(context, obj, V.ManaAbility)
-            + [
-                w
-                for w in ability_ways(context, obj, V.Cast)
-                if context.rules.node(w.mechanic).first(V.isAlternativeCost)
-            ]
-        )
+        ways = [w for kind in _ACTIVATED for w in ability_ways(context, obj, kind)] + [
+            w
+            for w in ability_ways(context, obj, V.Cast)
+            if context.rules.node(w.mechanic).first(V.isAlternativeCost)
+        ]
         for way in ways:
             verdict = evaluate_way(context, obj, actor, way, rulings=False)
             label = f"{obj.name}: {verdict.ability or way.slug}"

@@ -220,6 +220,8 @@ def evaluate_way(
     if way.ability is not None:
         checks.append(_has_ability(context, source, way))
         checks += _unmodelled_parts(context, way.ability)
+    if action_kind == V.SpecialAction:
+        checks.append(_special_action(context, mechanic))
     requirements = [evaluate(graph, r, player, source) for r in _requirements(context, mechanic, way)]
     order = {V.SourceObject: 0, V.GameState: 1, V.CountedObject: 1, V.CostObject: 2}
     requirements.sort(key=lambda e: order.get(rules.node(e.check.evaluates or "").first(V.appliesTo), 1))
@@ -233,7 +235,7 @@ def evaluate_way(
     rank_checks(checks, rules)
     answer = decide(checks)
     outcome = _outcome(context, mechanic, player, source, [o for o, _ in paid_with]) if answer else []
-    verb = "cast" if action_kind == V.Cast else "activate"
+    verb = {V.Cast: "cast", V.SpecialAction: "take"}.get(action_kind, "activate")
     label = way.ability.first(RDFS_LABEL) if way.ability is not None else None
     verdict = ActionVerdict(
         answer=answer,
@@ -333,9 +335,24 @@ def _question(card: str, verb: str, label: str | None, way: Way) -> str:
         if way.face is not None:
             return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now?"
         return f"Can {card} be cast now{how}?"
+    if verb == "take":
+        return f"Can {possessive(card)} {label or way.slug} be taken now, as a special action?"
     if label and ": " in label:  # an ability in its own words: "{1}, {T}: Draw a card."
         return f"Can {possessive(card)} ability \u201c{label}\u201d be activated now?"
     return f"Can {possessive(card)} {label or way.slug} be activated now?"
+
+
+def _special_action(context: Context, mechanic: Node) -> Check:
+    """What kind of action this is: a special action, which does not use the stack (116.2)."""
+    from mtgkb.reasoning.contract import rule_order
+
+    own = [c for c in mechanic.cites if c.startswith("116.")]
+    cites = sorted({"116.2", *own}, key=rule_order)
+    because = (
+        f"{mechanic.first(RDFS_LABEL)} is a special action: a player holding priority takes it, and it "
+        "does not use the stack"
+    )
+    return Check("It is a special action", True, because, cites, mechanic.iri)
 
 
 def _face_cast(context: Context, source: GameObject, face: Node) -> Check:
@@ -415,7 +432,8 @@ def _cost(
     rules, graph = context.rules, context.graph
     # A way of casting with no cost of its own (a face, fuse, aftermath, prototyped) pays the mana
     # cost of what is cast.
-    own_cost = way.ability.first(V.abilityCost) if way.ability is not None else None
+    fixed = rules.node(way.mechanic).first(V.actionCost)  # foretelling costs {2} (702.143a)
+    own_cost = fixed or (way.ability.first(V.abilityCost) if way.ability is not None else None)
     mana_cost = way.ability is None or (own_cost is None and way.face is not None)
     printed = graph.card(source).first(V.manaCost) if mana_cost else own_cost
     if mana_cost and printed is None and "Land" in graph.types(source):
