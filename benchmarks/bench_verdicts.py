@@ -35,12 +35,71 @@ COMBAT = {
 }
 
 
+#: The board of the activated-abilities issue: seven cards in hand and ten permanents a side, with
+#: equipment, planeswalkers, a sacrifice outlet and a hand ability among them (the full pool only).
+BOARD = {
+    "turn": "me",
+    "step": "precombat-main",
+    "players": {
+        "me": {
+            "hand": [
+                "Ninja of the Deep Hours",
+                "Saw It Coming",
+                "Street Wraith",
+                "Lightning Bolt",
+                "Grizzly Bears",
+                "Island",
+                "Fauna Shaman",
+            ],
+            "battlefield": [
+                {"card": "Bonesplitter"},
+                {"card": "Grizzly Bears"},
+                {"card": "Mind Stone"},
+                {"card": "Viscera Seer"},
+                {"card": "Prodigal Sorcerer"},
+                {"card": "Jace, the Mind Sculptor"},
+                {"card": "Llanowar Elves", "new_this_turn": True},
+                {"card": "Forest"},
+                {"card": "Island"},
+                {"card": "Arcbound Ravager"},
+            ],
+            "graveyard": ["Shock", "Grim Lavamancer"],
+        },
+        "opp": {
+            "battlefield": [
+                {"card": "Storm Crow"},
+                {"card": "Mountain"},
+                {"card": "Swamp"},
+                {"card": "Llanowar Elves"},
+                {"card": "Royal Assassin"},
+                {"card": "Grizzly Bears"},
+                {"card": "Sol Ring"},
+                {"card": "Liliana of the Veil"},
+                {"card": "Smuggler's Copter"},
+                {"card": "Plains"},
+            ],
+        },
+    },
+}
+
+
+def _has_pool(mtgkb: str) -> bool:
+    import subprocess
+
+    from cold_runs import ENVIRONMENT
+
+    done = subprocess.run([mtgkb, "card", "Bonesplitter"], capture_output=True, env=ENVIRONMENT)
+    return done.returncode == 0
+
+
 def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
     runs = runs or (QUICK_RUNS if quick else RUNS)
     mtgkb = mtgkb_with_store()
     with tempfile.TemporaryDirectory() as folder:
         situation = Path(folder) / "combat.json"
         situation.write_text(json.dumps(COMBAT), encoding="utf-8")
+        board = Path(folder) / "board.json"
+        board.write_text(json.dumps(BOARD), encoding="utf-8")
         commands = {
             "mtgkb can-activate (ninjutsu)": (
                 [mtgkb, "can-activate", "Ninja of the Deep Hours", "-s", str(situation)],
@@ -57,6 +116,21 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
             "mtgkb options": ([mtgkb, "options", "-s", str(situation)], 2.0),
             "mtgkb timing": ([mtgkb, "timing", "Ninja of the Deep Hours"], 1.5),
         }
+        if _has_pool(mtgkb):
+            commands |= {
+                "mtgkb can-activate (equip, full pool)": (
+                    [mtgkb, "can-activate", "Bonesplitter", "-s", str(board)],
+                    1.5,
+                ),
+                "mtgkb can-activate (abilities of Jace, full pool)": (
+                    [mtgkb, "can-activate", "Jace, the Mind Sculptor", "-s", str(board)],
+                    1.5,
+                ),
+                "mtgkb options (7 in hand, 10 permanents a side)": (
+                    [mtgkb, "options", "-s", str(board)],
+                    2.0,
+                ),
+            }
         return against_rdflib(commands, runs)
 
 

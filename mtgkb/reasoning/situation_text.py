@@ -18,8 +18,6 @@ from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.errors import shown as cut
 from mtgkb.reasoning.situation_limits import (
@@ -32,9 +30,9 @@ from mtgkb.reasoning.situation_limits import (
     MAX_VALUES,
 )
 
-_MERGE_TAG = "tag:yaml.org,2002:merge"
+MERGE_TAG = "tag:yaml.org,2002:merge"
 #: More digits than this is no number of a game, whatever it spells.
-_MAX_DIGITS = len(str(MAX_AMOUNT)) + 2
+MAX_DIGITS = len(str(MAX_AMOUNT)) + 2
 
 
 class SituationError(MtgkbError):
@@ -82,7 +80,7 @@ def item_path(parent: str, index: int) -> str:
     return f"{parent}[{index}]"
 
 
-def _error(where: str, message: str) -> SituationError:
+def situation_error(where: str, message: str) -> SituationError:
     return SituationError(where, message)
 
 
@@ -143,14 +141,14 @@ def count_objects(data: dict[str, Any], players: dict[str, Any], zones: Containe
 
 
 @dataclass(frozen=True)
-class _HugeNumber:
+class HugeNumber:
     """A number written with more digits than any game's number has; refused with its path."""
 
     digits: int
 
 
-def _json_int(text: str) -> int | _HugeNumber:
-    return _HugeNumber(len(text)) if len(text.lstrip("-")) > _MAX_DIGITS else int(text)
+def _json_int(text: str) -> int | HugeNumber:
+    return HugeNumber(len(text)) if len(text.lstrip("-")) > MAX_DIGITS else int(text)
 
 
 def _pairs_hook(duplicates: dict[int, Any]):
@@ -166,8 +164,8 @@ def _pairs_hook(duplicates: dict[int, Any]):
 
 
 _JSON_TYPES = (str, int, float, bool, type(None), dict, list)
-_TWICE = "is given twice; each key is given once (the second would silently replace the first)"
-_TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; no field of a situation is"
+GIVEN_TWICE = "is given twice; each key is given once (the second would silently replace the first)"
+TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; no field of a situation is"
 
 
 class _Walk:
@@ -178,25 +176,25 @@ class _Walk:
     def copy(self, value: Any, path: str, depth: int) -> Any:
         self.values += 1
         if self.values > MAX_VALUES:
-            raise _error(path, f"the situation holds more than {MAX_VALUES:,} values")
+            raise situation_error(path, f"the situation holds more than {MAX_VALUES:,} values")
         if depth > MAX_DEPTH:
-            raise _error(path, _TOO_DEEP)
+            raise situation_error(path, TOO_DEEP)
         if isinstance(value, str):
             self.text(value, path)
             return value
-        if isinstance(value, _HugeNumber):
-            raise _error(
+        if isinstance(value, HugeNumber):
+            raise situation_error(
                 path,
                 f"a number of {value.digits:,} digits; a situation's numbers are at most {MAX_AMOUNT:,}",
             )
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_AMOUNT:
             number = f"{value:,}" if value.bit_length() < 50 else f"a number of {value.bit_length()} bits"
-            raise _error(path, f"{number} is more than any game counts (at most {MAX_AMOUNT:,})")
+            raise situation_error(path, f"{number} is more than any game counts (at most {MAX_AMOUNT:,})")
         if isinstance(value, list):
             return [self.copy(item, item_path(path, index), depth + 1) for index, item in enumerate(value)]
         if isinstance(value, dict):
             if id(value) in self.duplicates:
-                raise _error(field_path(path, self.duplicates[id(value)]), _TWICE)
+                raise situation_error(field_path(path, self.duplicates[id(value)]), GIVEN_TWICE)
             copied = {}
             for key, item in value.items():
                 if isinstance(key, str):
@@ -206,24 +204,28 @@ class _Walk:
                 copied[key] = self.copy(item, field_path(path, key), depth + 1)
             return copied
         if not isinstance(value, _JSON_TYPES):
-            raise _error(path, f"a YAML {type(value).__name__} is no value of a situation; quote it as text")
+            what = f"a YAML {type(value).__name__} is no value of a situation; quote it as text"
+            raise situation_error(path, what)
         return value
 
     def text(self, value: str, path: str) -> None:
         if len(value) > MAX_STRING:
-            raise _error(
+            raise situation_error(
                 path, f"a text of {len(value):,} characters; a situation's texts are at most {MAX_STRING:,}"
             )
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise _error(path, "holds text that is not Unicode (a lone surrogate such as \\ud800)") from None
+            what = "holds text that is not Unicode (a lone surrogate such as \\ud800)"
+            raise situation_error(path, what) from None
 
 
 def _yaml(text: str, origin: str) -> Any:
+    from mtgkb.reasoning.situation_yaml import BoundedLoader  # PyYAML only when the text is no JSON
+
     loader = None
     try:
-        loader = _BoundedLoader(text)  # the reader refuses unprintable characters at once
+        loader = BoundedLoader(text)  # the reader refuses unprintable characters at once
         return loader.get_single_data()
     except SituationError:
         raise
@@ -234,76 +236,3 @@ def _yaml(text: str, origin: str) -> Any:
     finally:
         if loader is not None:
             loader.dispose()
-
-
-class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader that counts, while it composes, how many values each node stands for
-    with its aliases expanded (before anything is expanded), and knows each node's path."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.sizes: dict[int, int] = {}  # id(node) -> values it stands for, aliases expanded
-        self.paths: dict[int, str] = {}  # id(node) -> where it was composed
-        self.parent_paths: list[str] = []
-
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
-        above = self.parent_paths[-1] if self.parent_paths else ""
-        if parent is None or index is None:  # the document, or a mapping's key
-            path = above
-        elif isinstance(index, yaml.Node):  # a mapping's value: index is its key
-            path = field_path(above, index.value)
-        else:
-            path = item_path(above, index)
-        if self.check_event(yaml.AliasEvent):
-            target = self.anchors.get(self.peek_event().anchor)
-            if target is not None and id(target) not in self.sizes:
-                raise _error(path, "a YAML alias that stands for a value containing itself")
-            return super().compose_node(parent, index)  # the anchored node, already counted
-        if len(self.parent_paths) > MAX_DEPTH:
-            raise _error(path, _TOO_DEEP)
-        self.parent_paths.append(path)
-        try:
-            node = super().compose_node(parent, index)
-        finally:
-            self.parent_paths.pop()
-        size = 1
-        if isinstance(node, yaml.SequenceNode):
-            size += sum(self.sizes[id(child)] for child in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            size += sum(self.sizes[id(key)] + self.sizes[id(value)] for key, value in node.value)
-        if size > MAX_VALUES:
-            raise _error(
-                path,
-                f"stands for more than {MAX_VALUES:,} values once its YAML aliases are expanded; "
-                "a situation holds at most that many",
-            )
-        self.sizes[id(node)] = size
-        self.paths[id(node)] = path
-        return node
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        """A key given twice in one mapping is refused; keys merged in with ``<<`` may be replaced."""
-        if isinstance(node, yaml.MappingNode):
-            seen: set[Any] = set()
-            for key_node, _ in node.value:
-                if key_node.tag == _MERGE_TAG:
-                    continue
-                key = self.construct_object(key_node, deep=deep)
-                try:
-                    given = key in seen
-                except TypeError:  # an unhashable key: PyYAML's own error says so
-                    continue
-                if given:
-                    raise _error(field_path(self.paths.get(id(node), ""), key), _TWICE)
-                seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | _HugeNumber:
-        # Long digit strings and base 60 ("1:30:00") would otherwise be computed whatever their size.
-        digits = sum(character.isalnum() for character in str(node.value))
-        if digits > _MAX_DIGITS:
-            return _HugeNumber(digits)
-        return super().construct_yaml_int(node)
-
-
-_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)

@@ -166,8 +166,10 @@ def _cost_object(
     node = graph.rules.node(requirement)
     count = int(node.first(V.objectCount) or 1)
     pool = [o for o in situation.objects if o is not source or node.first(V.requiresOther) is not True]
-    results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
-    candidates = [o for o in pool if all(phrase.holds for phrase in results[o.key])]
+    # Each object is asked part by part until one fails (a card in a hand fails "on the battlefield"
+    # at once); every part is asked only to explain why too few qualify.
+    parts = sorted(parts, key=lambda part: part[0].order)  # the zone (order 10) first
+    candidates = [o for o in pool if all(_check_part(graph, p, t, player, o).holds for p, t in parts)]
     names = ", ".join(_name(o, situation) for o in candidates)
     if candidates and len(candidates) >= count:
         because = f"{names} {'qualifies' if len(candidates) == 1 else 'qualify'}"
@@ -179,6 +181,7 @@ def _cost_object(
     if candidates:
         because = f"only {len(candidates)} of the {count} needed: {names}"
         return Evaluation(Check(label, False, because, _unique(cites), requirement))
+    results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
     # The closest objects: those meeting the most parts, each with what it lacks.
     scored = sorted(pool, key=lambda o: -sum(p.holds for p in results[o.key]))
     best = sum(p.holds for p in results[scored[0].key]) if scored else 0
