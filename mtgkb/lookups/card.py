@@ -85,6 +85,7 @@ class AbilityInfo:
     # The mechanic whose abilities this one changes (Silver-Fur Master: ninjutsu costs less); the
     # changed mechanic's rules are not this ability's rules, so they are not in ``rules``.
     changes: MechanicRef | None = None
+    position: int | None = None  # among the card's "[Cost]: [Effect]" abilities: can-activate --ability N
 
 
 @dataclass
@@ -276,6 +277,7 @@ def _ability(graph: Graph, iri: str, depth: int) -> AbilityInfo:
         grants=grants,
         rules=_rule_refs(graph, cited),
         changes=_changed(graph, node.first(V.changesMechanic)),
+        position=int(node.first(V.abilityPosition)) if node.first(V.abilityPosition) is not None else None,
     )
 
 

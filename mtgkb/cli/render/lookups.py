@@ -128,6 +128,8 @@ def _ability(ability: AbilityInfo, indent: int, oracle_text: str, with_label: bo
         details.append(f"changes: {ability.changes.label or ability.changes.iri}")
     if ability.cost:
         details.append(f"cost {ability.cost}")
+    if ability.position is not None:
+        details.append(f"can-activate --ability {ability.position}")
     details += [parameter.shown_as for parameter in ability.parameters if parameter.shown_as]
     if details:
         lines.append(pad + "  " + " · ".join(details))

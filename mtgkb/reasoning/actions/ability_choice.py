@@ -32,8 +32,11 @@ def check_ability_name(
     loyalty = _LOYALTY_COST.match(text)
     chosen: list[Way] = []
     if text.isdigit() and text != "0":
+        # The card's N-th "[Cost]: [Effect]" ability, as `mtgkb card` numbers it; else the N-th way.
         index = int(text)
-        chosen = [ordered[index - 1]] if 1 <= index <= len(ordered) else []
+        chosen = [w for w in ways if _position(w) == index]
+        if not chosen:
+            chosen = [ordered[index - 1]] if 1 <= index <= len(ordered) else []
     elif loyalty:
         sign = "\u2212" if loyalty.group(1) in ("-", "\u2212") else loyalty.group(1)
         cost = (sign + loyalty.group(2)).upper()

@@ -269,7 +269,9 @@ def best_way(context: Context, source: GameObject, player: str, ways: list[Way])
     if chosen.answer:
         _add_rulings(chosen, context, source, ways[verdicts.index(chosen)])
     by_ability: dict[str, ActionVerdict] = {}
-    for verdict in verdicts:
+    # In the order `--ability N` counts them: keyword abilities first, then the printed ones.
+    positions = [int(w.ability.first(V.abilityPosition) or 0) if w.ability is not None else 0 for w in ways]
+    for _, verdict in sorted(zip(positions, verdicts, strict=True), key=lambda pair: pair[0]):
         if verdict.action == "activate" and verdict.ability is not None:
             known = by_ability.get(verdict.ability)
             if known is None or (verdict.answer and not known.answer):

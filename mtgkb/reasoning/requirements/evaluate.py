@@ -182,19 +182,30 @@ def _cost_object(
         because = f"only {len(candidates)} of the {count} needed: {names}"
         return Evaluation(Check(label, False, because, _unique(cites), requirement))
     results = {o.key: [_check_part(graph, p, t, player, o) for p, t in parts] for o in pool}
-    # The closest objects: those meeting the most parts, each with what it lacks.
-    scored = sorted(pool, key=lambda o: -sum(p.holds for p in results[o.key]))
-    best = sum(p.holds for p in results[scored[0].key]) if scored else 0
-    near = [o for o in scored if sum(p.holds for p in results[o.key]) == best][:4]
+    # The closest objects: in the right zone first, then meeting the most parts; each with what it
+    # lacks, said once.
+    zone_parts = [i for i, (p, _) in enumerate(parts) if p.property in _ZONE_PROPERTIES]
+
+    def closeness(o: GameObject) -> tuple[bool, int]:
+        phrases = results[o.key]
+        return all(phrases[i].holds for i in zone_parts), sum(p.holds for p in phrases)
+
+    scored = sorted(pool, key=closeness, reverse=True)
+    near = [o for o in scored if closeness(o) == closeness(scored[0])][:4] if scored else []
     if near:
         reasons = [
-            _name(o, situation) + ": " + ", ".join(p.text for p in results[o.key] if not p.holds)
+            _name(o, situation)
+            + ": "
+            + ", ".join(dict.fromkeys(p.text for p in results[o.key] if not p.holds))
             for o in near
         ]
         because = "no object qualifies (" + "; ".join(reasons) + ")"
     else:
         because = "no object qualifies: there is no other object in the situation"
     return Evaluation(Check(label, False, because, _unique(cites), requirement))
+
+
+_ZONE_PROPERTIES = (V.requiresZone, V.requiresZoneOfAnyPlayer)
 
 
 def _check_part(
