@@ -58,7 +58,7 @@ _PERMANENT_FIELDS = {
     "copy_of",
     "types",
     "id",
-    *("transformed", "flipped", "face_down"),  # face states (issue 20): see situation_objects
+    *("transformed", "flipped", "face_down", "attached_to"),  # face states, attachment: situation_objects
     *("new_this_turn", "counters", "activations_this_turn", "activations_this_game"),  # situation_objects
 }
 _ATTACK_KINDS = ("planeswalker", "battle")
@@ -108,6 +108,9 @@ class GameObject:
     transformed: bool = False
     flipped: bool = False
     face_down: bool = False
+    face_down_as: str | None = None  # how: "morph", "megamorph", "disguise", "manifest", "cloak", "other"
+    attached_to: str | None = None  # the key of the permanent an Aura, Equipment or Fortification is on
+    exiled_as: dict[str, Any] = field(default_factory=dict)  # {"foretold": true}, {"plotted": "this turn"}
     # Not under its controller's control since their turn began; {"loyalty": 3}; {"loyalty": 1}.
     new_this_turn: bool = False
     counters: dict[str, int] = field(default_factory=dict)
@@ -221,6 +224,7 @@ class _Reader:
             self._player(name, section if section is not None else {}, players, cards)
         self._stack(data.get("stack", []), players, cards)
         one_object.check_one_zone_per_object(self.objects)
+        one_object.resolve_attachments(self.objects)
         self._check_attackers(step, turn, players)
         return Situation(turn, priority, step, players, self.objects)
 
@@ -313,7 +317,8 @@ class _Reader:
                 if zone == "battlefield":
                     self._permanent(item, item_where, name, index, players, cards)
                 else:
-                    card_iri, display = self._card_item(item, item_where, cards)
+                    allowed = one_object.EXILE_FIELDS if zone == "exile" else {"card", "id"}
+                    card_iri, display = self._card_item(item, item_where, cards, allowed)
                     self.objects.append(
                         GameObject(
                             key=f"{name}/{zone}/{index}",
@@ -325,13 +330,18 @@ class _Reader:
                             controller=name,
                             commander=zone == "command",
                             id=one_object.object_id(item, item_where),
+                            exiled_as=one_object.read_exile_state(item, item_where)
+                            if zone == "exile"
+                            else {},
                         )
                     )
         self._commanders(section, where, name, cards)
 
-    def _card_item(self, item: Any, where: str, cards: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    def _card_item(
+        self, item: Any, where: str, cards: dict[str, tuple[str, str]], allowed: set[str] | None = None
+    ) -> tuple[str, str]:
         if isinstance(item, dict):
-            _closed(item, {"card", "id"}, where)
+            _closed(item, allowed or {"card", "id"}, where)
             item = item.get("card")
         if not isinstance(item, str):
             raise SituationError(where, "a card is written as its name")

@@ -41,9 +41,16 @@ def set_face_state(
     given = []
     for state, name in _STATES.items():
         if name in item:
-            if not isinstance(item[name], bool):
+            value = item[name]
+            if state == V.FaceDown and isinstance(value, str):
+                if value not in FACE_DOWN_KINDS:
+                    kinds = ", ".join(FACE_DOWN_KINDS)
+                    raise SituationError(f"{where}.{name}", f"true, or how it was turned face down: {kinds}")
+                obj.face_down_as = value
+                value = True
+            if not isinstance(value, bool):
                 raise SituationError(f"{where}.{name}", "true or false")
-            if item[name]:
+            if value:
                 given.append(state)
     if not given:
         return
@@ -85,6 +92,61 @@ def _layout_states(kb: KnowledgeBase, obj: GameObject, state: str) -> tuple[set[
     return may, never, kind
 
 
+#: How a permanent came to be face down (708, 701.40, 701.58), which says how it may be turned face
+#: up; "other": by an effect that gives no way to turn it up.
+FACE_DOWN_KINDS = ("morph", "megamorph", "disguise", "manifest", "cloak", "other")
+
+#: What a card in exile may say of how it got there (702.143, 702.170, 702.62, 715.3d).
+EXILE_FIELDS = {"card", "id", "foretold", "plotted", "suspended", "on_adventure", "counters"}
+
+
+def read_exile_state(item: Any, where: str) -> dict[str, Any]:
+    """``foretold`` and ``plotted`` (true: on an earlier turn, or "this turn"), ``suspended`` and
+    ``on_adventure`` (true or false) and ``counters`` ({"time": 3}) of a card in exile (the other
+    zones' cards allow none of these fields)."""
+    if not isinstance(item, dict):
+        return {}
+    state: dict[str, Any] = {}
+    for name in ("foretold", "plotted"):
+        if name in item:
+            if item[name] not in (True, False, "this turn"):
+                raise SituationError(f"{where}.{name}", 'true (on an earlier turn), false, or "this turn"')
+            state[name] = item[name]
+    for name in ("suspended", "on_adventure"):
+        if name in item:
+            if not isinstance(item[name], bool):
+                raise SituationError(f"{where}.{name}", "true or false")
+            state[name] = item[name]
+    if "counters" in item:
+        holder = _Counters()
+        read_permanent_state(holder, {"counters": item["counters"]}, where)  # type: ignore[arg-type]
+        state["counters"] = holder.counters
+    return state
+
+
+class _Counters:
+    counters: dict[str, int]
+
+
+def resolve_attachments(objects: list[GameObject]) -> None:
+    """Each ``attached_to`` named in the situation, as the key of the permanent it names: an ``id``
+    or the name of one permanent on the battlefield, not the attached permanent itself."""
+    battlefield = [o for o in objects if o.zone == "battlefield"]
+    for obj in battlefield:
+        if obj.attached_to is None:
+            continue
+        wanted = obj.attached_to
+        found = [o for o in battlefield if o is not obj and wanted in (o.id, o.name)]
+        if len(found) != 1:
+            why = (
+                "names no other permanent on the battlefield"
+                if not found
+                else "names several: give each an id"
+            )
+            raise SituationError(f"{obj.where}.attached_to", f"{shown(wanted)} {why}")
+        obj.attached_to = found[0].key
+
+
 def object_id(item: Any, where: str) -> str | None:
     """The ``id`` a situation gives one object, so that a question can name it among others of the
     same card."""
@@ -123,6 +185,10 @@ def read_permanent_state(obj: GameObject, item: dict[str, Any], where: str) -> N
     """``new_this_turn`` (true or false), ``counters``, ``activations_this_turn`` and
     ``activations_this_game`` (each a mapping of a kind to a whole number, e.g. {"loyalty": 3}) of a
     permanent; the last is for an ability activated only once (exhaust, 702.177a)."""
+    if "attached_to" in item:
+        if not isinstance(item["attached_to"], str) or not item["attached_to"].strip():
+            raise SituationError(f"{where}.attached_to", "the name or id of the permanent it is attached to")
+        obj.attached_to = item["attached_to"]
     if "new_this_turn" in item:
         if not isinstance(item["new_this_turn"], bool):
             raise SituationError(f"{where}.new_this_turn", "true or false")
