@@ -1,6 +1,7 @@
-"""Every equip, cycling, unearth and loyalty ability of the imported pool through a yes and a no
-situation (issue 21): each keyword ability's zone and timing are its mechanic's data, each loyalty
-ability's its own node's, so one wrong entry shows up here on the whole pool, not on a starter card."""
+"""Every equip, cycling, unearth, crew, loyalty, energy, "Sacrifice a <subtype>", foretell and plot
+ability of the imported pool through a yes and a no situation (issue 21): each keyword ability's
+zone and timing are its mechanic's data, each loyalty ability's its own node's, so one wrong entry
+shows up here on the whole pool, not on a starter card."""
 
 from __future__ import annotations
 
@@ -115,3 +116,91 @@ def test_every_crew_vehicle_of_the_pool_says_yes_and_no(pool_kb) -> None:
     problems = _run(pool_kb, cases)
     print(f"\ncrew: {len(cards)} Vehicles, {len(cases)} verdicts")
     assert not problems, f"{len(problems)} of {len(cases)}:\n" + "\n".join(problems[:20])
+
+
+def _check(verdict, label: str) -> bool | None:
+    """Whether the verdict's check of ``label`` holds (None: no such check)."""
+    return next((c.holds for c in verdict.checks if c.check == label), None)
+
+
+def _first_per_card(rows: list[dict], *columns: str) -> list[tuple]:
+    """One row per card (its first ability in printed order), as a tuple of ``columns``."""
+    first: dict[str, dict] = {}
+    for row in sorted(rows, key=lambda r: (r["name"], int(r["position"]))):
+        first.setdefault(row["name"], row)
+    return [tuple(row[c] for c in ("name", *columns)) for row in first.values()]
+
+
+def test_every_energy_cost_of_the_pool_is_paid_with_enough_energy_only(pool_kb) -> None:
+    """Each ability that pays {E}: its energy check holds with that many energy counters and fails
+    with one fewer (107.14), on the ability's own permanent in my main phase."""
+    rows = pool_kb.select(
+        "SELECT ?name ?position ?energy WHERE { ?card a mtgkb:Card ; mtgkb:name ?name ; "
+        "mtgkb:hasAbility ?a . ?a mtgkb:abilityPosition ?position ; mtgkb:hasRequirement ?r . "
+        "?r mtgkb:requiresEnergyAtLeast ?energy FILTER(?energy > 0) "
+        "FILTER NOT EXISTS { ?card mtgkb:hasFace ?f } }"
+    )
+    cards = _first_per_card(rows, "position", "energy")
+    assert len(cards) > 40, f"only {len(cards)} cards pay energy"
+    problems = []
+    for name, position, energy in cards:
+        label = f"You have {energy} energy to pay"
+        for given, expected in ((int(energy), True), (int(energy) - 1, False)):
+            game = _game({"battlefield": [{"card": name}], "energy": given})
+            verdict = can_activate(pool_kb, game, name, str(position), player="me")
+            if _check(verdict, label) is not expected:
+                problems.append(f"{name} with {given} energy: {_check(verdict, label)}, not {expected}")
+    print(f"\nenergy: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_sacrifice_of_a_subtype_in_the_pool_finds_a_token_of_it(pool_kb) -> None:
+    """Each "Sacrifice a <subtypes>" cost that says nothing else of the permanent: a token named for
+    those subtypes (111.4) pays it, and a Grizzly Bears does not (701.21a); cards of such a subtype
+    themselves are left out, since they may pay with themselves."""
+    rows = pool_kb.select(
+        "SELECT ?name ?position ?label (GROUP_CONCAT(?subtype; separator=' ') AS ?token) WHERE { "
+        "?card a mtgkb:Card ; mtgkb:name ?name ; mtgkb:hasAbility ?a . ?a mtgkb:abilityPosition ?position ; "
+        "mtgkb:hasRequirement ?r . ?r mtgkb:requiresSubtype ?subtype ; rdfs:label ?label ; "
+        "mtgkb:appliesTo mtgkb:CostObject ; mtgkb:objectCount 1 FILTER(STRSTARTS(?label, 'Sacrifice a')) "
+        "FILTER NOT EXISTS { ?card mtgkb:subtype ?own . ?r mtgkb:requiresSubtype ?own } "
+        "FILTER NOT EXISTS { ?card mtgkb:hasFace ?f } "
+        "FILTER NOT EXISTS { ?r ?p ?v FILTER(?p NOT IN (rdf:type, rdfs:label, mtgkb:appliesTo, "
+        "mtgkb:citesRule, mtgkb:requiresSubtype, mtgkb:requiresZone, mtgkb:requiresControlByYou, "
+        "mtgkb:objectCount)) } "
+        "} GROUP BY ?name ?position ?label"
+    )
+    cards = _first_per_card(rows, "position", "label", "token")
+    assert len(cards) > 40, f"only {len(cards)} cards sacrifice a subtype"
+    problems = []
+    for name, position, label, token in cards:
+        for other, expected in (({"token": token}, True), ({"card": "Grizzly Bears"}, False)):
+            game = _game({"battlefield": [{"card": name}, other]})
+            verdict = can_activate(pool_kb, game, name, str(position), player="me")
+            if _check(verdict, label) is not expected:
+                problems.append(f"{name} beside {other}: {_check(verdict, label)}, not {expected}")
+    print(f"\nsacrifice a subtype: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize(("mechanic", "wrong_step"), [("foretell", None), ("plot", "declare-attackers")])
+def test_every_foretell_and_plot_card_of_the_pool_is_a_special_action_in_its_time(
+    pool_kb, mechanic: str, wrong_step: str | None
+) -> None:
+    """Foretell: from my hand on my turn, not on the opponent's (116.2h); plot: in my main phase,
+    not in combat (116.2k). Each verdict says it is a special action."""
+    cards = [name for name, _ in _abilities(pool_kb, mechanic)]
+    assert len(cards) > 20, f"only {len(cards)} {mechanic} cards in the pool"
+    problems = []
+    for name in cards:
+        yes = can_activate(pool_kb, _game({"hand": [name]}), name, mechanic, player="me")
+        no_game = (
+            _game({"hand": [name]}, step=wrong_step) if wrong_step else _game({"hand": [name]}, turn="opp")
+        )
+        no = can_activate(pool_kb, no_game, name, mechanic, player="me")
+        if yes.answer is not True or _check(yes, "It is a special action") is not True:
+            problems.append(f"{name}: {yes.answer} in its time")
+        if no.answer is not False:
+            problems.append(f"{name}: {no.answer} out of its time")
+    print(f"\n{mechanic}: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
