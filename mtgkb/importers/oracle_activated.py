@@ -305,6 +305,8 @@ def _cost_parts(cost: str) -> list[str]:
 def _targets(effect: str, table: ActivationTable) -> tuple[list[str], list[str], list[Minted]]:
     """The requirements the targets of ``effect`` add, the targets no phrase reads, and the
     requirements minted for targets described in words."""
+    if "target" not in effect.lower():
+        return [], [], []
     rest = _UP_TO.sub(" ", effect)  # "up to one target": none need be chosen
     rest = re.sub(r"\banother target ", "target another ", rest)  # read with the description
     rest = _OR_PLAYER.sub(" ", rest)
@@ -312,7 +314,10 @@ def _targets(effect: str, table: ActivationTable) -> tuple[list[str], list[str],
     minted: list[Minted] = []
     missing: list[str] = []
     for phrase in table.targets:
-        for match in phrase.pattern.finditer(rest):
+        found = list(phrase.pattern.finditer(rest))
+        if not found:
+            continue
+        for match in found:
             requirements += phrase.requirements
             if phrase.template is not None:
                 text = match.group(0).strip().replace("target another ", "another target ")
