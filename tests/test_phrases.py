@@ -81,6 +81,7 @@ def render(template: str, asking: str, players: list[str], other: str, zone: str
         "status": "unblocked",
         "value_colour": phrases.colour_word("B"),
         "owned_by": phrases.owned_by(other, asking, players),
+        "face": "face down",
     }
     assert set(labels) == set(PLACEHOLDERS), "every placeholder has a value here"
     return phrases.sentence(template.format_map(labels))

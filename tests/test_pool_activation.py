@@ -204,3 +204,20 @@ def test_every_foretell_and_plot_card_of_the_pool_is_a_special_action_in_its_tim
             problems.append(f"{name}: {no.answer} out of its time")
     print(f"\n{mechanic}: {len(cards)} cards, {2 * len(cards)} verdicts")
     assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+@pytest.mark.parametrize("mechanic", ["morph", "megamorph", "disguise"])
+def test_every_face_down_permanent_with_morph_or_disguise_may_be_turned_face_up(pool_kb, mechanic) -> None:
+    """Face down on my battlefield, with priority on the opponent's turn: yes, as a special action
+    (116.2b, 702.37e, 702.168d); face up: no."""
+    cards = [name for name, _ in _abilities(pool_kb, mechanic)]
+    assert len(cards) > 20, f"only {len(cards)} {mechanic} cards in the pool"
+    problems = []
+    for name in cards:
+        for face_down, expected in ((mechanic, True), (False, False)):
+            game = _game({"battlefield": [{"card": name, "face_down": face_down}]}, turn="opp", step="end")
+            verdict = can_activate(pool_kb, game, name, "turn-face-up", player="me")
+            if verdict.answer is not expected:
+                problems.append(f"{name} face down {face_down}: {verdict.answer}, not {expected}")
+    print(f"\n{mechanic}: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])

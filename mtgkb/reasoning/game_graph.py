@@ -192,6 +192,8 @@ def build_game_graph(
         if obj.attacking is not None:
             target = players.get(obj.attacking) or objects[obj.attacking]
             add(node, V.attacks, ox.NamedNode(target))
+        if obj.face_down:
+            add(node, V.isFaceDown, True)
         if obj.attached_to is not None:
             add(node, V.attachedTo, ox.NamedNode(objects[obj.attached_to]))
         if obj.blocked is not None:

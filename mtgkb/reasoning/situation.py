@@ -473,7 +473,21 @@ class _Reader:
                 obj.commander_casts = count
 
     def _stack(self, items: Any, players: dict[str, Player], cards: dict[str, tuple[str, str]]) -> None:
-        self.objects += read_stack(items, self.data.get("turn"), players, cards)
+        for entry in read_stack(items, self.data.get("turn"), players, cards):
+            self.objects.append(
+                GameObject(
+                    key=f"stack/{entry.index}",
+                    where=entry.where,
+                    name=entry.name,
+                    card=entry.card,
+                    zone="stack",
+                    owner=entry.controller,
+                    controller=entry.controller,
+                    stack_index=entry.index,
+                    id=entry.id,
+                    ability_on_stack=entry.is_ability,
+                )
+            )
 
     def _check_attackers(self, step: StepInfo, turn: str, players: dict[str, Player]) -> None:
         for obj in self.objects:

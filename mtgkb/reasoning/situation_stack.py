@@ -5,6 +5,7 @@ needs an empty stack waits for it as for any spell."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import shown
@@ -12,15 +13,26 @@ from mtgkb.reasoning import situation_objects as one_object
 from mtgkb.reasoning.situation_text import SituationError, closed_fields, list_field
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from mtgkb.reasoning.situation import GameObject, Player
+    from collections.abc import Container, Iterator
 
 SPELL_FIELDS = {"card", "controller", "id"}
 ABILITY_FIELDS = {"ability", "source", "controller", "id"}
 _SHAPE = (
     "a stack item is {card: NAME, controller: PLAYER} or {ability: TEXT, source: NAME, controller: PLAYER}"
 )
+
+
+@dataclass(frozen=True)
+class StackEntry:
+    """One item of the stack as the situation gives it: a spell (its card) or an ability."""
+
+    index: int  # bottom first
+    where: str
+    name: str
+    card: str | None  # the spell's card IRI; None for an ability
+    controller: str
+    id: str | None
+    is_ability: bool
 
 
 def stack_card_names(items: Any) -> Iterator[tuple[str, str]]:
@@ -35,10 +47,8 @@ def stack_card_names(items: Any) -> Iterator[tuple[str, str]]:
 
 
 def read_stack(
-    items: Any, turn: Any, players: dict[str, Player], cards: dict[str, tuple[str, str]]
-) -> list[GameObject]:
-    from mtgkb.reasoning.situation import GameObject
-
+    items: Any, turn: Any, players: Container[str], cards: dict[str, tuple[str, str]]
+) -> list[StackEntry]:
     found = []
     for index, item in enumerate(list_field(items, "stack")):
         where = f"stack[{index}]"
@@ -66,17 +76,6 @@ def read_stack(
                 raise SituationError(f"{where}.card", "the spell's card name")
             card, name = cards[item["card"]]
         found.append(
-            GameObject(
-                key=f"stack/{index}",
-                where=where,
-                name=name,
-                card=card,
-                zone="stack",
-                owner=controller,
-                controller=controller,
-                stack_index=index,
-                id=one_object.object_id(item, where),
-                ability_on_stack=is_ability,
-            )
+            StackEntry(index, where, name, card, controller, one_object.object_id(item, where), is_ability)
         )
     return found

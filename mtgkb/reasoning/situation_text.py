@@ -15,11 +15,19 @@ from __future__ import annotations
 import json
 import reprlib
 from collections.abc import Container
-from dataclasses import dataclass
 from typing import Any
 
-from mtgkb.core.errors import MtgkbError
 from mtgkb.core.errors import shown as cut
+from mtgkb.reasoning.situation_errors import (
+    GIVEN_TWICE,
+    MAX_DIGITS,
+    TOO_DEEP,
+    HugeNumber,
+    SituationError,
+    field_path,
+    item_path,
+    situation_error,
+)
 from mtgkb.reasoning.situation_limits import (
     MAX_AMOUNT,
     MAX_DEPTH,
@@ -29,19 +37,6 @@ from mtgkb.reasoning.situation_limits import (
     MAX_TEXT,
     MAX_VALUES,
 )
-
-MERGE_TAG = "tag:yaml.org,2002:merge"
-#: More digits than this is no number of a game, whatever it spells.
-MAX_DIGITS = len(str(MAX_AMOUNT)) + 2
-
-
-class SituationError(MtgkbError):
-    """A situation that cannot be read; the message names the field."""
-
-    def __init__(self, where: str, message: str, hint: str | None = None) -> None:
-        super().__init__(f"situation {where}: {message}" if where else f"situation: {message}", hint)
-        self.where = where
-        self.detail = message  # the message without the field it is about
 
 
 def parse_situation_text(text: str, origin: str = "the situation") -> dict[str, Any]:
@@ -68,20 +63,6 @@ def checked_values(data: Any, duplicates: dict[int, Any] | None = None) -> Any:
     """A copy of ``data`` in which no two places share a value, every value checked against the bounds.
     ``duplicates`` maps the id of a parsed mapping to a key its text gave twice."""
     return _Walk(duplicates or {}).copy(data, "", 0)
-
-
-def field_path(parent: str, key: Any) -> str:
-    """``players.me`` + ``hand`` -> ``players.me.hand``, a long key cut short."""
-    text = cut(key if isinstance(key, str) else repr(key), 40)
-    return f"{parent}.{text}" if parent else text
-
-
-def item_path(parent: str, index: int) -> str:
-    return f"{parent}[{index}]"
-
-
-def situation_error(where: str, message: str) -> SituationError:
-    return SituationError(where, message)
 
 
 def shown(value: Any) -> str:
@@ -140,13 +121,6 @@ def count_objects(data: dict[str, Any], players: dict[str, Any], zones: Containe
         )
 
 
-@dataclass(frozen=True)
-class HugeNumber:
-    """A number written with more digits than any game's number has; refused with its path."""
-
-    digits: int
-
-
 def _json_int(text: str) -> int | HugeNumber:
     return HugeNumber(len(text)) if len(text.lstrip("-")) > MAX_DIGITS else int(text)
 
@@ -164,8 +138,6 @@ def _pairs_hook(duplicates: dict[int, Any]):
 
 
 _JSON_TYPES = (str, int, float, bool, type(None), dict, list)
-GIVEN_TWICE = "is given twice; each key is given once (the second would silently replace the first)"
-TOO_DEEP = f"nested more than {MAX_DEPTH} levels deep; no field of a situation is"
 
 
 class _Walk:

@@ -8,8 +8,7 @@ from typing import Any
 
 import yaml
 
-from mtgkb.reasoning.situation_limits import MAX_DEPTH, MAX_VALUES
-from mtgkb.reasoning.situation_text import (
+from mtgkb.reasoning.situation_errors import (
     GIVEN_TWICE,
     MAX_DIGITS,
     MERGE_TAG,
@@ -19,6 +18,7 @@ from mtgkb.reasoning.situation_text import (
     item_path,
     situation_error,
 )
+from mtgkb.reasoning.situation_limits import MAX_DEPTH, MAX_VALUES
 
 
 class BoundedLoader(yaml.SafeLoader):

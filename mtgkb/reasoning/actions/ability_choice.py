@@ -74,6 +74,7 @@ def _names(context: Context, way: Way) -> list[str]:
             way.ability.first(RDFS_LABEL) if way.ability is not None else "",
             context.rules.label(way.mechanic),
             context.rules.node(way.mechanic).first(V.keyword) or "",
+            context.rules.node(way.mechanic).first(V.actionName) or "",  # "turn face up"
         )
         if t
     ]

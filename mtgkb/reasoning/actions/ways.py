@@ -30,6 +30,7 @@ ABILITY_TO_ACTIVATE = mint("concept", "activated-ability")
 _STACK_PROHIBITIONS = mint("concept", "stack-prohibitions")
 _PAYING = {V.Cast: mint("concept", "paying-the-cost-of-a-spell")}
 _PAYING_AN_ABILITY = mint("concept", "paying-the-cost-of-an-ability")
+_SPECIAL_ACTION = mint("concept", "special-action")
 _COST_CHANGE = mint("concept", "cost-reduction")
 _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
@@ -190,6 +191,15 @@ def ability_ways(context: Context, source: GameObject, action_kind: str) -> list
         for m in ability.all(V.instantiates)
         if context.rules.node(m).first(V.actionKind) == action_kind
     ]
+    if source.face_down and source.card:
+        # Face down it has no abilities (708.2a), but its card's morph turns it up (702.37e).
+        card = graph.cards.get(source.card) or Node(source.card)
+        for iri in card.all(V.hasAbility):
+            ability = graph.cards.get(iri) or Node(iri)
+            for m in ability.all(V.instantiates):
+                mechanic = context.rules.node(m)
+                if mechanic.first(V.usableFaceDown) and mechanic.first(V.actionKind) == action_kind:
+                    ways.append(Way(m, ability))
     for grant in graph.granted.get(source.key, []):
         ability = graph.cards.get(grant.ability) or Node(grant.ability)
         for m in ability.all(V.instantiates):
@@ -345,11 +355,13 @@ def _question(card: str, verb: str, label: str | None, way: Way) -> str:
 
 
 def _special_action(context: Context, mechanic: Node) -> Check:
-    """What kind of action this is: a special action, which does not use the stack (116.2)."""
+    """What kind of action this is: a special action, which does not use the stack (116.2); the
+    mechanic's own rule for it (its deciding rule) with the section's."""
     from mtgkb.reasoning.contract import rule_order
 
-    own = [c for c in mechanic.cites if c.startswith("116.")]
-    cites = sorted({"116.2", *own}, key=rule_order)
+    cites = sorted(
+        {*concept_cites(context.rules, _SPECIAL_ACTION), *deciding_rules(mechanic)}, key=rule_order
+    )
     because = (
         f"{mechanic.first(RDFS_LABEL)} is a special action: a player holding priority takes it, and it "
         "does not use the stack"

@@ -307,6 +307,7 @@ def _fill(graph: GameGraph, template: str, terms: list[Term], player: str, obj: 
             token="a token" if obj.token else "not a token",
             status=rules.label(obj.blocked).lower() if obj.blocked else "not attacking",
             owned_by=phrases.owned_by(obj.owner, player, names),
+            face="face down" if obj.face_down else "face up",
         )
     else:
         labels.update(subject="the game")

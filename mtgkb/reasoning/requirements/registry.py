@@ -70,6 +70,7 @@ PLACEHOLDERS: dict[str, str] = {
     "status": "the subject's blocked status, or 'not attacking' (an object's pattern)",
     "value_colour": "the first value as a colour word: 'red' for R",
     "owned_by": "'yours' or 'Alice's', whose the subject is (an object's pattern)",
+    "face": "'face down' or 'face up' (an object's pattern)",
 }
 
 
