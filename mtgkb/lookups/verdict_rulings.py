@@ -81,7 +81,26 @@ def verdict_rulings(
     general_shown: int = GENERAL_SHOWN,
 ) -> VerdictRulings:
     """The rulings for a verdict on ``card`` (its IRI) used through ``mechanics`` ((IRI, keyword)
-    pairs: the way's keyword mechanic and those it is a variant of)."""
+    pairs: the way's keyword mechanic and those it is a variant of). They depend on the store alone,
+    so a process (a server) works them out once for each card and way; each caller gets its own
+    lists."""
+    key = (kb.path, card, card_name, tuple(mechanics), general_shown)
+    if key not in _FOUND:
+        _FOUND[key] = _verdict_rulings(kb, card, card_name, mechanics, general_shown)
+    found = _FOUND[key]
+    return VerdictRulings(list(found.rulings), found.more, list(found.see))
+
+
+_FOUND: dict[tuple, VerdictRulings] = {}
+
+
+def _verdict_rulings(
+    kb: KnowledgeBase,
+    card: str | None,
+    card_name: str,
+    mechanics: list[tuple[str, str]],
+    general_shown: int,
+) -> VerdictRulings:
     found = VerdictRulings()
     seen: list[set[str]] = []
     if card is not None:
@@ -147,6 +166,9 @@ def _ruling_facts(kb: KnowledgeBase, rulings: list[str]) -> dict[str, _RulingFac
     return found
 
 
+_READ: dict[object, tuple[dict[str, str], dict[str, _RulingFacts], set[str]]] = {}
+
+
 def _mechanic_rulings(
     kb: KnowledgeBase, mechanics: list[str]
 ) -> tuple[dict[str, str], dict[str, _RulingFacts], set[str]]:
@@ -160,10 +182,13 @@ def _mechanic_rulings(
     queries = "".join(library_query(q) for q in ("rulings-mentioning", "ruling-facts", "cards-with-mechanic"))
     digest = hashlib.sha256((queries + "\n".join(sorted(mechanics))).encode()).hexdigest()[:12]
     cache = kb.path / f"verdict-mechanic-rulings-{digest}.json"
+    if cache in _READ:  # a server's later verdicts on the same store and mechanics
+        return _READ[cache]
     try:
         saved = json.loads(cache.read_text(encoding="utf-8"))
         facts = {iri: _RulingFacts(*values) for iri, values in saved["facts"].items()}
-        return saved["dated"], facts, set(saved["with_mechanic"])
+        _READ[cache] = saved["dated"], facts, set(saved["with_mechanic"])
+        return _READ[cache]
     except (OSError, ValueError, KeyError, TypeError):
         pass
     dated: dict[str, str] = {}

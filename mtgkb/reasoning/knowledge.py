@@ -12,6 +12,8 @@ from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 from mtgkb.lookups.common import rule_number
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from mtgkb.kb.store import KnowledgeBase
 
 
@@ -80,13 +82,28 @@ def read_rules(kb: KnowledgeBase) -> RulesData:
     """The rules data, from a cache file beside the store when there is one: a store never changes
     once built (a changed source makes a new one), so what it says of mechanics never does either."""
     import hashlib
-    import json
 
     from mtgkb.kb.query_files import library_query
 
     # Named after the query: a changed query makes a new file.
     digest = hashlib.sha256(library_query("verdict-rules").encode()).hexdigest()[:8]
     cache = kb.path / f"verdict-rules-{digest}.json"
+    # A server answers many verdicts on one store: the file is read once per process. Each verdict
+    # gets its own dict of nodes, since it adds the nodes of the card it asks about.
+    known = _READ.get(cache)
+    if known is not None:
+        return RulesData(dict(known.nodes), known.labels)
+    rules = _read_rules_file(kb, cache)
+    _READ[cache] = rules
+    return RulesData(dict(rules.nodes), rules.labels)
+
+
+_READ: dict[object, RulesData] = {}
+
+
+def _read_rules_file(kb: KnowledgeBase, cache: Path) -> RulesData:
+    import json
+
     try:
         saved = json.loads(cache.read_text(encoding="utf-8"))
         nodes = {
