@@ -121,31 +121,15 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     unmodelled: list[str] = []
     numbered: list[Minted] = []
     zone = _BATTLEFIELD
-    for part in _cost_parts(named):
-        phrase, match = _cost_phrase(table, part)
-        minted = (
-            _minted(phrase.template, match, table, _unnamed(part, name))
-            if phrase and match and phrase.template
-            else None
-        )
-        if phrase is None or (phrase.template is not None and minted is None):
-            unmodelled.append(_unnamed(part, name))
-            continue
-        requirements += phrase.requirements
-        zone = phrase.zone or zone
-        if minted is not None:
-            numbered.append(minted)
     sentences = [s for s in _SENTENCE.split(effect) if s] + [s for s in _SENTENCE.split(reminder or "") if s]
     waived: list[str] = []
-    for clause in _restrictions(sentences, name):
-        phrase, match = _first_match(table.restrictions, clause)
-        minted = (
-            _minted(phrase.template, match, table, _unnamed(clause, name))
-            if phrase and match and phrase.template
-            else None
-        )
-        if phrase is None or (phrase.template is not None and minted is None):
-            unmodelled.append(_unnamed(clause, name))
+    # Each part of the cost, then each "Activate only ..." clause, read by its phrases.
+    parts = [(table.costs, part) for part in _cost_parts(named)]
+    parts += [(table.restrictions, clause) for clause in _restrictions(sentences, name)]
+    for phrases, part in parts:
+        phrase, minted = _read_part(phrases, part, table, name)
+        if phrase is None:
+            unmodelled.append(_unnamed(part, name))
             continue
         requirements += phrase.requirements
         waived += phrase.waives
@@ -191,6 +175,20 @@ def _restrictions(sentences: list[str], name: str | None) -> list[str]:
         clauses.append(head)
         clauses += [f"Activate {clause}" for clause in rest]
     return clauses
+
+
+def _read_part(
+    phrases: tuple[Phrase, ...], part: str, table: ActivationTable, name: str | None
+) -> tuple[Phrase | None, Minted | None]:
+    """The phrase that reads the whole of ``part``, and the requirement it mints if it has a
+    template; no phrase when none reads it, or its template cannot read what it describes."""
+    phrase, match = _first_match(phrases, part)
+    if phrase is None or match is None:
+        return None, None
+    if phrase.template is None:
+        return phrase, None
+    minted = _minted(phrase.template, match, table, _unnamed(part, name))
+    return (phrase, minted) if minted is not None else (None, None)
 
 
 def _first_match(phrases: tuple[Phrase, ...], text: str) -> tuple[Phrase | None, re.Match[str] | None]:
