@@ -118,14 +118,8 @@ def read_exile_state(item: Any, where: str) -> dict[str, Any]:
                 raise SituationError(f"{where}.{name}", "true or false")
             state[name] = item[name]
     if "counters" in item:
-        holder = _Counters()
-        read_permanent_state(holder, {"counters": item["counters"]}, where)  # type: ignore[arg-type]
-        state["counters"] = holder.counters
+        state["counters"] = _counts(item["counters"], f"{where}.counters", counters=True)
     return state
-
-
-class _Counters:
-    counters: dict[str, int]
 
 
 def resolve_attachments(objects: list[GameObject]) -> None:
@@ -194,21 +188,22 @@ def read_permanent_state(obj: GameObject, item: dict[str, Any], where: str) -> N
             raise SituationError(f"{where}.new_this_turn", "true or false")
         obj.new_this_turn = item["new_this_turn"]
     for name in ("counters", "activations_this_turn", "activations_this_game"):
-        if name not in item:
-            continue
-        value = item[name]
-        example = '{"loyalty": 3, "+1/+1": 2}' if name == "counters" else '{"loyalty": 1}'
-        if not isinstance(value, dict):
-            raise SituationError(f"{where}.{name}", f"a mapping of kinds to numbers, e.g. {example}")
-        for kind, count in value.items():
-            if not isinstance(kind, str) or not kind.strip():
-                raise SituationError(f"{where}.{name}", f"a kind is a name, e.g. {example}")
-            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= _COUNT_LIMIT:
-                raise SituationError(
-                    f"{where}.{name}.{shown(kind)}",
-                    f"a whole number from 0 to {_COUNT_LIMIT:,}, not {shown(str(count))}",
-                )
-        setattr(obj, name, dict(value))
+        if name in item:
+            setattr(obj, name, _counts(item[name], f"{where}.{name}", name == "counters"))
+
+
+def _counts(value: Any, where: str, counters: bool) -> dict[str, int]:
+    """A mapping of kinds to whole numbers: counters ({"loyalty": 3}) or activations ({"1": 2})."""
+    example = '{"loyalty": 3, "+1/+1": 2}' if counters else '{"loyalty": 1}'
+    if not isinstance(value, dict):
+        raise SituationError(where, f"a mapping of kinds to numbers, e.g. {example}")
+    for kind, count in value.items():
+        if not isinstance(kind, str) or not kind.strip():
+            raise SituationError(where, f"a kind is a name, e.g. {example}")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= _COUNT_LIMIT:
+            what = f"a whole number from 0 to {_COUNT_LIMIT:,}, not {shown(str(count))}"
+            raise SituationError(f"{where}.{shown(kind)}", what)
+    return dict(value)
 
 
 def read_life_and_energy(section: dict[str, Any], where: str) -> tuple[int, int]:
