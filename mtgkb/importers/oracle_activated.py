@@ -107,7 +107,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         return _loyalty(line, loyalty, table)
     keyword = _TAPS_CREATURES.match(body)
     if keyword:  # "Crew 3": its cost is tapping creatures, read by the phrase table
-        phrase, match = _cost_phrase(table, body)
+        phrase, match = _first_match(table.costs, body)
         if phrase is not None and match is not None and phrase.template is not None:
             mechanic = keyword.group(1).lower()
             crew = _minted(phrase.template, match, table, body)
@@ -249,11 +249,6 @@ def _number_value(match: re.Match[str]) -> str:
     number = str(_NUMBER_WORDS.get(raw, raw))
     kind = groups.get("kind")
     return f"{kind.lower()}={number}" if kind else number
-
-
-def _cost_phrase(table: ActivationTable, part: str) -> tuple[Phrase | None, re.Match[str] | None]:
-    """The first cost phrase that reads the whole of ``part``, and its match."""
-    return _first_match(table.costs, part)
 
 
 def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> ActivatedAbility:

@@ -27,14 +27,14 @@ def check_ability_name(
         return ways
     from mtgkb.kb.names import normalise
 
-    ordered = sorted(ways, key=lambda w: _position(w))
+    ordered = sorted(ways, key=lambda w: w.position)
     text = wanted.strip()
     loyalty = _LOYALTY_COST.match(text)
     chosen: list[Way] = []
     if text.isdigit() and text != "0":
         # The card's N-th "[Cost]: [Effect]" ability, as `mtgkb card` numbers it; else the N-th way.
         index = int(text)
-        chosen = [w for w in ways if _position(w) == index]
+        chosen = [w for w in ways if w.position == index]
         if not chosen:
             chosen = [ordered[index - 1]] if 1 <= index <= len(ordered) else []
     elif loyalty:
@@ -60,11 +60,6 @@ def check_ability_name(
             else f"{source.name} has no ability of that kind here",
         )
     return chosen
-
-
-def _position(way: Way) -> int:
-    value = way.ability.first(V.abilityPosition) if way.ability is not None else None
-    return int(value) if value is not None else 0
 
 
 def _names(context: Context, way: Way) -> list[str]:

@@ -14,7 +14,7 @@ from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana, phrases
 from mtgkb.reasoning.citations import deciding_rules, rank_checks
-from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive
+from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive, rule_order
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
 from mtgkb.reasoning.requirements.evaluate import evaluate, holds_for
@@ -43,8 +43,6 @@ _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
 
 def concept_cites(rules: RulesData, concept: str) -> list[str]:
     """The rules a concept node of the graph cites, in book order: a check's citations are data."""
-    from mtgkb.reasoning.contract import rule_order
-
     return sorted(rules.node(concept).cites, key=rule_order)
 
 
@@ -133,6 +131,13 @@ class Way:
     @property
     def slug(self) -> str:
         return self.mechanic.rsplit("/", 1)[-1]
+
+    @property
+    def position(self) -> int:
+        """Its place among the card's printed "[Cost]: [Effect]" abilities (0 for a keyword's):
+        what `--ability N` and `mtgkb card` count."""
+        value = self.ability.first(V.abilityPosition) if self.ability is not None else None
+        return int(value) if value is not None else 0
 
 
 @dataclass
@@ -280,8 +285,7 @@ def best_way(context: Context, source: GameObject, player: str, ways: list[Way])
         _add_rulings(chosen, context, source, ways[verdicts.index(chosen)])
     by_ability: dict[str, ActionVerdict] = {}
     # In the order `--ability N` counts them: keyword abilities first, then the printed ones.
-    positions = [int(w.ability.first(V.abilityPosition) or 0) if w.ability is not None else 0 for w in ways]
-    for _, verdict in sorted(zip(positions, verdicts, strict=True), key=lambda pair: pair[0]):
+    for _, verdict in sorted(zip(ways, verdicts, strict=True), key=lambda pair: pair[0].position):
         if verdict.action == "activate" and verdict.ability is not None:
             known = by_ability.get(verdict.ability)
             if known is None or (verdict.answer and not known.answer):
@@ -357,8 +361,6 @@ def _question(card: str, verb: str, label: str | None, way: Way) -> str:
 def _special_action(context: Context, mechanic: Node) -> Check:
     """What kind of action this is: a special action, which does not use the stack (116.2); the
     mechanic's own rule for it (its deciding rule) with the section's."""
-    from mtgkb.reasoning.contract import rule_order
-
     cites = sorted(
         {*concept_cites(context.rules, _SPECIAL_ACTION), *deciding_rules(mechanic)}, key=rule_order
     )
@@ -383,8 +385,6 @@ def _face_cast(context: Context, source: GameObject, face: Node) -> Check:
 
 
 def _rule_key(number: str):
-    from mtgkb.reasoning.contract import rule_order
-
     return rule_order(number)
 
 
@@ -405,8 +405,6 @@ def _has_ability(context: Context, source: GameObject, way: Way) -> Check:
 
 def _defining_rules(context: Context, mechanic: Node) -> list[str]:
     """The rules that define the mechanic: those of the keyword abilities section, else all it cites."""
-    from mtgkb.reasoning.contract import rule_order
-
     cites = sorted(mechanic.cites, key=rule_order)
     sections = tuple(f"{n}." for n in context.rules.node(_KEYWORD_ABILITIES).cites)
     return [c for c in cites if c.startswith(sections)] or cites
