@@ -130,6 +130,28 @@ def test_editing_a_card_replaces_its_graph_only_and_equals_a_full_build(pool: Pa
     assert [hit.iri for hit in hits] == ["https://w3id.org/mtgkb/card/yuriko-the-tigers-shadow"]
 
 
+def test_sources_changed_by_an_import_while_the_store_is_built_open_the_store_built(
+    pool: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mtgkb.kb import build as store_build
+
+    card = pool / "data" / "cards" / "grizzly-bears.ttl"
+    real_build = store_build.build
+
+    def rename(old: str, new: str) -> None:
+        card.write_text(card.read_text().replace(f'mtgkb:name "{old}', f'mtgkb:name "{new}', 1))
+
+    def build_after_an_edit(*args: Any, **kwargs: Any) -> Any:
+        # What a concurrent import does between naming the store of the sources and building it.
+        rename("Grizzly Before", "Grizzly Meanwhile")
+        return real_build(*args, **kwargs)
+
+    rename("Grizzly Bears", "Grizzly Before")  # the store of these sources is not built yet
+    monkeypatch.setattr(store_build, "build", build_after_an_edit)
+    names = [name for name, *_ in open_kb().names]
+    assert "Grizzly Meanwhile" in names and "Grizzly Before" not in names
+
+
 def test_after_an_edit_a_lookup_leaves_the_search_index_to_the_first_search(pool: Path) -> None:
     from mtgkb.lookups import search_index
 

@@ -42,6 +42,8 @@ from mtgkb.kb.sources import Source, all_sources, digests, fingerprint
 from mtgkb.kb.store import CHECKED_FILES, KnowledgeBase, check_store, open_store, stores_dir
 
 _KEEP_OLD_STORES = 1
+#: How often opening names the current store again when imports keep changing it meanwhile.
+_OPEN_ATTEMPTS = 5
 #: A change to more than this share of the sources (by size on disk, before and after) is built from
 #: scratch: taking a graph out of the union costs more per triple than loading one.
 _UPDATE_AT_MOST = 0.35
@@ -549,22 +551,28 @@ def open_kb(
     indexes: Sequence[SideIndex] = (),
 ) -> KnowledgeBase:
     """Open the current store, building or updating it first when a source changed or it is missing
-    or broken."""
+    or broken. An import running meanwhile may change the sources between the moment their store is
+    named and the moment it is built or opened (and a later build may drop it as stale): the store
+    opened is then the one the build made, or the sources are read again."""
     from mtgkb.kb.store_files import DAMAGED
 
-    sources = all_sources()
-    path = stores_dir() / fingerprint(sources)
-    if not (path / "meta.json").exists():
-        # A store set aside as damaged is built from scratch: an update would start from its files.
-        damaged = (path / DAMAGED).exists()
-        if damaged and progress:
-            progress(f"the store in {path} was found damaged; building it again from scratch")
-        build(sources, progress, damaged, derivations=derivations, indexes=indexes, eager=False)
-    try:
-        return open_store(path)
-    except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError
-        if progress:
-            progress(f"the store in {path} is damaged; rebuilding it")
-        shutil.rmtree(path, ignore_errors=True)
-        build(sources, progress, force=True, derivations=derivations, indexes=indexes)
-        return open_store(path)
+    for attempt in range(_OPEN_ATTEMPTS):
+        path = stores_dir() / fingerprint(all_sources())
+        if not (path / "meta.json").exists():
+            # A store set aside as damaged is built from scratch: an update would start from its files.
+            damaged = (path / DAMAGED).exists()
+            if damaged and progress:
+                progress(f"the store in {path} was found damaged; building it again from scratch")
+            summary = build(None, progress, damaged, derivations=derivations, indexes=indexes, eager=False)
+            path = summary.path
+        try:
+            return open_store(path)
+        except (OSError, ValueError, RuntimeError):  # RocksDB reports corruption as RuntimeError
+            if not (path / "meta.json").exists() and attempt + 1 < _OPEN_ATTEMPTS:
+                continue  # dropped by a build of newer sources since: name the current store again
+            if progress:
+                progress(f"the store in {path} is damaged; rebuilding it")
+            shutil.rmtree(path, ignore_errors=True)
+            summary = build(None, progress, force=True, derivations=derivations, indexes=indexes)
+            return open_store(summary.path)
+    raise AssertionError("unreachable: the last attempt returns or raises")
