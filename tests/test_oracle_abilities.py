@@ -144,6 +144,25 @@ def test_keywords_with_costs(text: str, expected: tuple[str, str | None]) -> Non
     assert [(a.mechanic, a.cost) for a in recognise_abilities(text)] == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "count", "cost", "label"),
+    [
+        ("Suspend 4\u2014{1}{U} (Rather than cast this card ...)", "4", "{1}{U}", "Suspend 4\u2014{1}{U}"),
+        # The sentence limiting X is part of what is paid (Detritivore).
+        ("Suspend X\u2014{X}{3}{R}. X can't be 0.", "X", "{X}{3}{R}. X can't be 0", None),
+        ("Suspend x\u2014{X}{G}", "X", "{X}{G}", "Suspend X\u2014{X}{G}"),
+        ("Ninjutsu {1}{U}", None, "{1}{U}", "Ninjutsu {1}{U}"),
+    ],
+)
+def test_a_keyword_keeps_the_number_printed_before_its_cost(
+    text: str, count: str | None, cost: str | None, label: str | None
+) -> None:
+    """Suspend N\u2014[cost] (702.62a): N is no part of the cost, and the label reads as printed."""
+    found = recognise_abilities(text)
+    assert [(a.count, a.cost) for a in found] == [(count, cost)]
+    assert found[0].label == (label or f"Suspend {count}\u2014{cost}")
+
+
 def test_a_keyword_line_gives_every_keyword_modelled() -> None:
     """Flash is modelled (it changes when a card can be cast), so a keyword line yields both."""
     assert [a.mechanic for a in recognise_abilities("Flash, split second")] == ["flash", "split-second"]

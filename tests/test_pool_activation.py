@@ -1,4 +1,4 @@
-"""Every equip, cycling, unearth, crew, loyalty, energy, "Sacrifice a <subtype>", foretell and plot
+"""Every equip, cycling, unearth, crew, loyalty, energy, "Sacrifice a <subtype>", foretell, plot, suspend
 ability of the imported pool through a yes and a no situation (issue 21): each keyword ability's
 zone and timing are its mechanic's data, each loyalty ability's its own node's, so one wrong entry
 shows up here on the whole pool, not on a starter card."""
@@ -203,6 +203,31 @@ def test_every_foretell_and_plot_card_of_the_pool_is_a_special_action_in_its_tim
         if no.answer is not False:
             problems.append(f"{name}: {no.answer} out of its time")
     print(f"\n{mechanic}: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_suspend_card_of_the_pool_is_suspended_when_it_could_be_cast(pool_kb) -> None:
+    """Suspending is a special action whenever you could begin to cast the card (116.2f): in my main
+    phase always; on the opponent's turn only for an instant or a card with flash (117.1a, 702.8a)."""
+    cards = [name for name, _ in _abilities(pool_kb, "suspend")]
+    assert len(cards) > 50, f"only {len(cards)} suspend cards in the pool"
+    rows = pool_kb.select(
+        "SELECT DISTINCT ?name WHERE { ?card a mtgkb:Card ; mtgkb:name ?name . { ?card mtgkb:cardType "
+        "'Instant' } UNION { ?card mtgkb:hasAbility/mtgkb:instantiates mechanic:flash } }"
+    )
+    any_time = {row["name"] for row in rows}
+    problems = []
+    for name in cards:
+        yes = can_activate(pool_kb, _game({"hand": [name]}), name, "suspend", player="me")
+        later = can_activate(pool_kb, _game({"hand": [name]}, turn="opp", step="end"), name, "suspend", "me")
+        if yes.answer is not True or _check(yes, "It is a special action") is not True:
+            problems.append(f"{name}: {yes.answer} in my main phase")
+        if later.answer is not (name in any_time):
+            problems.append(f"{name}: {later.answer} on the opponent's turn")
+    print(
+        f"\nsuspend: {len(cards)} cards ({len(any_time & set(cards))} at any time), {2 * len(cards)} verdicts"
+    )
+    assert any_time & set(cards), "no instant or flash card with suspend: the waiver is not exercised"
     assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
 
 

@@ -65,9 +65,11 @@ def _patterns(table: KeywordTable) -> tuple[re.Pattern[str], re.Pattern[str] | N
     """The cost-keyword, grant and cost-change patterns for ``table``'s keywords, longest first
     ("commander ninjutsu" before "ninjutsu")."""
     names = "|".join(re.escape(k) for k in sorted(table.cost, key=len, reverse=True)) or "(?!)"
-    # "Ninjutsu {1}{U}" or, for a cost that is not only mana, "Ninjutsu—{B}, Discard a card."
+    # "Ninjutsu {1}{U}" or, for a cost that is not only mana, "Ninjutsu—{B}, Discard a card."; a
+    # keyword with a number keeps it before the dash ("Suspend 4—{1}{U}", 702.62a).
     cost = re.compile(
-        rf"^(?P<keyword>{names})(?:{_DASH}(?P<text>.+?)|\s+(?P<mana>{_MANA}))\.?$", re.IGNORECASE
+        rf"^(?P<keyword>{names})(?:(?:\s+(?P<count>\d+|X))?{_DASH}(?P<text>.+?)|\s+(?P<mana>{_MANA}))\.?$",
+        re.IGNORECASE,
     )
     # "Each creature card in your hand has ninjutsu {2}{U}{B}." (Satoru Umezawa)
     grant = re.compile(
@@ -111,6 +113,7 @@ class RecognisedAbility:
     grant_yours: bool = False  # given only to the granting card's controller's objects
     change_amount: str | None = None  # "{1}": how much a cost change adds or takes off
     change_less: bool = True  # a reduction (True) or an increase (False)
+    count: str | None = None  # the number printed with the keyword: "4" in "Suspend 4—{1}{U}"
 
     @property
     def key(self) -> tuple[str, str | None, str | None, str | None, str | None, bool]:
@@ -144,6 +147,8 @@ class RecognisedAbility:
             return f"{keyword} {self.partner_with_name}"
         if self.cost is None:
             return keyword
+        if self.count is not None:
+            return f"{keyword} {self.count}—{self.cost}"
         return f"{keyword} {self.cost}" if re.fullmatch(_MANA, self.cost) else f"{keyword}—{self.cost}"
 
 
@@ -272,4 +277,7 @@ def _read_keyword(part: str, line: str, table: KeywordTable) -> RecognisedAbilit
     slug = table.cost[keyword.lower()]
     # The keyword as printed: one mechanic may have several ("Swampcycling" is cycling).
     printed = table.labels.get(slug) if keyword.lower() == table.labels.get(slug, "").lower() else keyword
-    return RecognisedAbility(slug, cost=cost.strip(), text=line, printed_keyword=printed)
+    count = match.group("count")
+    return RecognisedAbility(
+        slug, cost=cost.strip(), text=line, printed_keyword=printed, count=count.upper() if count else None
+    )

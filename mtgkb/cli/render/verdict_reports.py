@@ -98,8 +98,9 @@ def _ruling_lines(verdict: ActionVerdict) -> list[str]:
 
 
 def _keyword(verdict: ActionVerdict) -> str:
-    """The ability's keyword without its cost: "Commander ninjutsu {U}{B}" -> "commander ninjutsu"."""
-    name = re.sub(r"\s*[{—].*$", "", verdict.ability or verdict.via or "the mechanic")
+    """The ability's keyword without its cost or number: "Commander ninjutsu {U}{B}" -> "commander
+    ninjutsu", "Suspend 4—{1}{U}" -> "suspend"."""
+    name = re.sub(r"(?:\s+(?:\d+|X))?\s*[{—].*$", "", verdict.ability or verdict.via or "the mechanic")
     return name[:1].lower() + name[1:]
 
 
