@@ -186,48 +186,61 @@ def mentions(
     for lengths in sizes.values():
         lengths.sort(reverse=True)
     mechanics = vocabulary.mechanics
+
+    def scan(text: str, owned: frozenset[str], joke: bool) -> set[str]:
+        kept_here: set[str] = set()
+        tokens = words(text)
+        spans: list[re.Match[str]] | None = None  # the tokens in place, read when needed
+        at = 0
+        while at < len(tokens):
+            step = 1
+            lengths = sizes.get(tokens[at])
+            if lengths:
+                # The longest name wins: "commander ninjutsu" is not also a mention of "ninjutsu"
+                # (commander ninjutsu is a variant of ninjutsu, so lookups find it there anyway).
+                for size in lengths:
+                    form = tuple(tokens[at : at + size])
+                    if form not in forms:
+                        continue
+                    nodes = forms[form]
+                    if spans is None and (nodes is None or not mechanics.isdisjoint(nodes)):
+                        spans = list(_WORD_ANY_CASE.finditer(_apostrophes(text)))
+                        if len(spans) != len(tokens):  # a letter whose lower case is two
+                            spans = []
+                    if nodes is None:
+                        if not _written_as_name(spans, at, capitals[form]):
+                            continue
+                    else:
+                        kept = {
+                            node
+                            for node, as_written in nodes.items()
+                            if node not in mechanics
+                            or (
+                                not joke and (node in owned or (as_written and _a_noun(spans, at, at + size)))
+                            )
+                        }
+                        if not kept:
+                            continue
+                        kept_here |= kept
+                    step = size
+                    break
+            at += step
+        return kept_here
+
+    # Most rulings are printed on several cards with the same mechanics (every suspend card has the
+    # suspend rulings): each text is read once per such set, which halves the work on the full pool.
+    read: dict[tuple[str, frozenset[str], bool], set[str]] = {}
     found: dict[str, set[str]] = {}
     for ruling, pieces in texts.items():
-        owned = cards.mechanics.get(ruling, ())
+        owned = frozenset(cards.mechanics.get(ruling, ()))
         joke = ruling in cards.jokes
         for text in pieces:
-            tokens = words(text)
-            spans: list[re.Match[str]] | None = None  # the tokens in place, read when needed
-            at = 0
-            while at < len(tokens):
-                step = 1
-                lengths = sizes.get(tokens[at])
-                if lengths:
-                    # The longest name wins: "commander ninjutsu" is not also a mention of "ninjutsu"
-                    # (commander ninjutsu is a variant of ninjutsu, so lookups find it there anyway).
-                    for size in lengths:
-                        form = tuple(tokens[at : at + size])
-                        if form not in forms:
-                            continue
-                        nodes = forms[form]
-                        if spans is None and (nodes is None or not mechanics.isdisjoint(nodes)):
-                            spans = list(_WORD_ANY_CASE.finditer(_apostrophes(text)))
-                            if len(spans) != len(tokens):  # a letter whose lower case is two
-                                spans = []
-                        if nodes is None:
-                            if not _written_as_name(spans, at, capitals[form]):
-                                continue
-                        else:
-                            kept = {
-                                node
-                                for node, as_written in nodes.items()
-                                if node not in mechanics
-                                or (
-                                    not joke
-                                    and (node in owned or (as_written and _a_noun(spans, at, at + size)))
-                                )
-                            }
-                            if not kept:
-                                continue
-                            found.setdefault(ruling, set()).update(kept)
-                        step = size
-                        break
-                at += step
+            key = (text, owned, joke)
+            nodes = read.get(key)
+            if nodes is None:
+                nodes = read[key] = scan(text, owned, joke)
+            if nodes:
+                found.setdefault(ruling, set()).update(nodes)
     return found
 
 
