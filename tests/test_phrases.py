@@ -91,7 +91,8 @@ def every_phrase() -> list[tuple[str, str]]:
     return [
         (f"{pattern.property.rsplit('#', 1)[-1]} {key}", text)
         for pattern in patterns().values()
-        for key, text in (("holds", pattern.holds), ("fails", pattern.fails))
+        for key, text in (("holds", pattern.holds), ("fails", pattern.fails), ("unsure", pattern.unsure))
+        if text is not None
     ]
 
 

@@ -1,7 +1,7 @@
-"""Every equip, cycling, unearth, crew, loyalty, energy, "Sacrifice a <subtype>", foretell, plot, suspend
-ability of the imported pool through a yes and a no situation (issue 21): each keyword ability's
-zone and timing are its mechanic's data, each loyalty ability's its own node's, so one wrong entry
-shows up here on the whole pool, not on a starter card."""
+"""Every equip, cycling, unearth, crew, loyalty, energy, "Sacrifice a <subtype>", foretell, plot,
+suspend, turn-face-up and companion ability of the imported pool through a yes and a no situation (issue 21):
+each keyword ability's zone and timing are its mechanic's data, each loyalty ability's its own
+node's, so one wrong entry shows up here on the whole pool, not on a starter card."""
 
 from __future__ import annotations
 
@@ -245,4 +245,65 @@ def test_every_face_down_permanent_with_morph_or_disguise_may_be_turned_face_up(
             if verdict.answer is not expected:
                 problems.append(f"{name} face down {face_down}: {verdict.answer}, not {expected}")
     print(f"\n{mechanic}: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_manifested_and_cloaked_permanents_turn_up_for_a_creature_cards_mana_cost(pool_kb) -> None:
+    """A sample of the pool face down without morph or disguise: manifested or cloaked, it may be
+    turned up if its card is a creature card with a mana cost (701.40b, 701.58b, 118.6); face down
+    without saying how, a creature card cannot be told, and any other card is a no either way."""
+    import random
+
+    from mtgkb.reasoning.situation import SituationError
+
+    rows = pool_kb.select(
+        "SELECT ?name (SAMPLE(?cost) AS ?mana) (GROUP_CONCAT(?type) AS ?types) WHERE { ?card a mtgkb:Card ; "
+        "mtgkb:name ?name ; mtgkb:cardType ?type . OPTIONAL { ?card mtgkb:manaCost ?cost } FILTER NOT EXISTS "
+        "{ ?card mtgkb:hasAbility/mtgkb:instantiates/mtgkb:usableFaceDown true } } "
+        "GROUP BY ?name ORDER BY ?name"
+    )
+    sample = random.Random(40).sample(rows, 150)
+    problems, asked = [], 0
+    for row in sample:
+        creature = "Creature" in row["types"].split()
+        for how, expected in (
+            ("manifest", creature and bool(row["mana"])),
+            ("cloak", creature and bool(row["mana"])),
+            (True, None if creature else False),
+        ):
+            game = _game({"battlefield": [{"card": row["name"], "face_down": how}]}, turn="opp", step="end")
+            try:
+                verdict = can_activate(pool_kb, game, row["name"], "turn-face-up", player="me")
+            except SituationError:  # a double-faced card is never face down here
+                continue
+            asked += 1
+            if verdict.answer is not expected:
+                problems.append(
+                    f"{row['name']} ({row['types']}) face down {how}: {verdict.answer}, not {expected}"
+                )
+    print(f"\nmanifest and cloak: {len(sample)} cards, {asked} verdicts")
+    assert asked > 300, asked
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_companion_of_the_pool_comes_into_the_hand_once_in_a_main_phase(pool_kb) -> None:
+    """A companion outside the game: yes in my main phase with the stack empty (116.2g); no in my
+    combat, and no once it is in my hand (it stays in the game, 702.139c)."""
+    rows = pool_kb.select(
+        "SELECT DISTINCT ?name WHERE { ?card a mtgkb:Card ; mtgkb:name ?name ; "
+        "mtgkb:hasAbility/mtgkb:instantiates mechanic:companion } ORDER BY ?name"
+    )
+    cards = [row["name"] for row in rows]
+    assert len(cards) >= 10, f"only {len(cards)} companions in the pool"
+    problems = []
+    for name in cards:
+        for game, expected in (
+            (_game({"companion": [name]}), True),
+            (_game({"companion": [name]}, step="declare-attackers"), False),
+            (_game({"hand": [name]}), False),
+        ):
+            verdict = can_activate(pool_kb, game, name, "companion", player="me")
+            if verdict.answer is not expected or verdict.cost != "{3}":
+                problems.append(f"{name} in {game['players']['me']}: {verdict.answer} {verdict.cost}")
+    print(f"\ncompanion: {len(cards)} cards, {3 * len(cards)} verdicts")
     assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])

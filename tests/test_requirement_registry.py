@@ -66,8 +66,26 @@ def test_every_python_evaluator_says_where_and_why() -> None:
 
 def test_every_placeholder_a_phrase_uses_is_declared() -> None:
     for pattern in patterns().values():
-        for phrase in (pattern.holds, pattern.fails):
+        for phrase in (pattern.holds, pattern.fails, pattern.unsure or ""):
             assert placeholders(phrase) <= set(PLACEHOLDERS), (pattern.property, phrase)
+
+
+def test_an_unknown_pattern_needs_its_phrase(tmp_path: Path, monkeypatch) -> None:
+    """A pattern that may not tell says why in its own phrase, never in an empty one."""
+    (tmp_path / "requiresTapped.rq").write_text(
+        "# property: mtgkb:requiresTapped\n# subject: object\n# combine: any\n"
+        "# unknown: ?object mtgkb:isFaceDown true\n"
+        "# holds: {subject} is {tapped}\n# fails: {subject} is {tapped}\n?object mtgkb:isTapped ?value .\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(registry, "FOLDER", tmp_path)
+    patterns.cache_clear()
+    try:
+        with pytest.raises(PatternError, match="'unknown' and 'unsure' go together"):
+            patterns()
+    finally:
+        monkeypatch.undo()
+        patterns.cache_clear()
 
 
 def test_a_misspelt_placeholder_is_refused_not_printed(tmp_path: Path, monkeypatch) -> None:

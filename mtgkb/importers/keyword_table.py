@@ -2,7 +2,8 @@
 (``mtgkb:keyword`` with ``mtgkb:keywordForm``), so a new mechanic needs a Turtle file, not code.
 
 A plain keyword stands alone or in a comma-separated keyword line ("Flash", "Split second"); a cost
-keyword is followed by its cost ("Ninjutsu {1}{U}"). Whether a cost keyword is an activated ability
+keyword is followed by its cost ("Ninjutsu {1}{U}"); a condition keyword by a dash and a condition
+("Companion—[Condition]."). Whether a cost keyword is an activated ability
 (and so may be named by "... abilities you activate cost {1} less") comes from its mechanic's
 ``mtgkb:actionKind``.
 """
@@ -21,13 +22,14 @@ from mtgkb.kb.vocab import V
 class KeywordTable:
     plain: dict[str, str]  # keyword, lower case -> mechanic slug
     cost: dict[str, str]  # keyword, lower case -> mechanic slug
+    condition: dict[str, str]  # keyword, lower case -> mechanic slug
     activated: frozenset[str]  # lower-case cost keywords whose mechanic is an activated ability
     labels: dict[str, str]  # mechanic slug -> keyword as printed ("Commander ninjutsu")
 
     @property
     def words(self) -> tuple[str, ...]:
         """Lower-case keywords, for the cheap "does this text mention any of them" test."""
-        return tuple(sorted({*self.plain, *self.cost}))
+        return tuple(sorted({*self.plain, *self.cost, *self.condition}))
 
 
 def keyword_table(root: Path | None = None) -> KeywordTable:
@@ -66,7 +68,7 @@ def _table(root: Path) -> KeywordTable:
                 form[slug] = triple.object.value
             elif predicate == V.actionKind:
                 kind[slug] = triple.object.value
-    plain, cost, activated, labels = {}, {}, set(), {}
+    plain, cost, condition, activated, labels = {}, {}, {}, set(), {}
     for slug, printed in keywords.items():
         # A mechanic with an older wording too ("Friends forever") is labelled by its full keyword.
         labels[slug] = max(printed, key=len)
@@ -77,4 +79,6 @@ def _table(root: Path) -> KeywordTable:
                 cost[word.lower()] = slug
                 if kind.get(slug) == V.Activate:
                     activated.add(word.lower())
-    return KeywordTable(plain, cost, frozenset(activated), labels)
+            elif form.get(slug) == V.ConditionKeyword:
+                condition[word.lower()] = slug
+    return KeywordTable(plain, cost, condition, frozenset(activated), labels)

@@ -89,6 +89,13 @@ def _patterns(table: KeywordTable) -> tuple[re.Pattern[str], re.Pattern[str] | N
     return cost, grant, change
 
 
+@functools.cache
+def _condition_pattern(table: KeywordTable) -> re.Pattern[str]:
+    """ "Companion—[Condition]." (702.139a): the keyword, a dash and what it asks."""
+    names = "|".join(re.escape(k) for k in sorted(table.condition, key=len, reverse=True)) or "(?!)"
+    return re.compile(rf"^(?P<keyword>{names}){_DASH}(?P<text>.+?)\.?$", re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class RecognisedAbility:
     """One ability read from a line of Oracle text.
@@ -114,6 +121,7 @@ class RecognisedAbility:
     change_amount: str | None = None  # "{1}": how much a cost change adds or takes off
     change_less: bool = True  # a reduction (True) or an increase (False)
     count: str | None = None  # the number printed with the keyword: "4" in "Suspend 4—{1}{U}"
+    condition: str | None = None  # what a condition keyword asks: companion's deck-building condition
 
     @property
     def key(self) -> tuple[str, str | None, str | None, str | None, str | None, bool]:
@@ -145,6 +153,8 @@ class RecognisedAbility:
             return keyword
         if self.partner_with_name is not None:
             return f"{keyword} {self.partner_with_name}"
+        if self.condition is not None:
+            return f"{keyword}—{self.condition}"
         if self.cost is None:
             return keyword
         if self.count is not None:
@@ -269,6 +279,11 @@ def _read_keyword(part: str, line: str, table: KeywordTable) -> RecognisedAbilit
     slug = table.plain.get(part.lower())
     if slug is not None:
         return RecognisedAbility(slug, text=line, printed_keyword=table.labels.get(slug))
+    match = _condition_pattern(table).match(part)
+    if match:
+        slug = table.condition[match.group("keyword").lower()]
+        printed = table.labels.get(slug)
+        return RecognisedAbility(slug, text=line, printed_keyword=printed, condition=match.group("text"))
     match = _patterns(table)[0].match(part)
     if not match:
         return None

@@ -194,6 +194,11 @@ def build_game_graph(
             add(node, V.attacks, ox.NamedNode(target))
         if obj.face_down:
             add(node, V.isFaceDown, True)
+            if obj.face_down_as is not None:
+                add(node, V.faceDownAs, obj.face_down_as)
+            # What turning it up asks of its card, which face down is only a 2/2 creature (701.40b).
+            for card_type in graph.cards.get(obj.card, Node(obj.card or "")).all(V.cardType):
+                add(node, V.faceUpCardType, card_type)
         if obj.attached_to is not None:
             add(node, V.attachedTo, ox.NamedNode(objects[obj.attached_to]))
         if obj.blocked is not None:

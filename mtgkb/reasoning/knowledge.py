@@ -77,6 +77,15 @@ class RulesData:
     def counting_rules(self) -> list[Node]:
         return [n for n in self.nodes.values() if n.terms(V.countsAction)]
 
+    def face_down_actions(self) -> list[Node]:
+        """The mechanics a face-down permanent may use by how it was turned face down, no ability of
+        its card's: those with a requirement on that (manifest, cloak)."""
+        return [
+            n
+            for n in self.of_type(V.Mechanic)
+            if any(self.node(r).terms(V.requiresFaceDownAs) for r in n.all(V.hasRequirement))
+        ]
+
 
 def read_rules(kb: KnowledgeBase) -> RulesData:
     """The rules data, from a cache file beside the store when there is one: a store never changes

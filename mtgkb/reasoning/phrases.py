@@ -22,6 +22,7 @@ _PRONOUN_NAMES = frozenset({"me", "opp", "you", "i", "my", "opponent"})
 _OWN_ZONES = frozenset({"hand", "library", "graveyard"})
 _ON = frozenset({"battlefield", "stack"})
 _BARE = frozenset({"exile"})
+_NO_ZONE = frozenset({"outside"})  # "outside the game" is where, with no preposition (400.11)
 
 # "a one-", "a unicorn", "a use", "a Eudemon"; "an hour" (rare in Magic; kept simple and tested).
 _CONSONANT_SOUND = re.compile(r"^(one\b|once\b|uni|use|usu|eu|ur[aeiou]|ubi)", re.IGNORECASE)
@@ -84,6 +85,8 @@ def zone_place(zone: str, label: str, owner: str | None, asking: str, players: S
         return f"in {whose} {label}"
     if zone in _BARE:
         return f"in {label}"
+    if zone in _NO_ZONE:
+        return label
     return f"{'on' if zone in _ON else 'in'} the {label}"
 
 

@@ -44,6 +44,7 @@ PLAYER_ZONES = {
     "exile": "exile",
     "library_top": "library",
     "battlefield": "battlefield",
+    "companion": "outside",  # the companion revealed before the game, still outside it (400.11)
 }
 _PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts", "life", "energy"}
 _TOP_FIELDS = {"turn", "step", "priority", "stack", "players"}

@@ -145,7 +145,10 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
         ]
         for way in ways:
             verdict = evaluate_way(context, obj, actor, way, rulings=False)
-            label = f"{obj.name}: {verdict.ability or way.slug}"
+            mechanic = context.rules.node(way.mechanic)
+            action = mechanic.first(V.actionName)  # the rules' own action: "turn face up (manifest)"
+            named = verdict.ability or (f"{action} ({way.slug})" if action else way.slug)
+            label = f"{obj.name}: {named}"
             failing = [c for c in verdict.checks if c.holds is False] or [
                 c for c in verdict.checks if c.holds is None
             ]
@@ -160,7 +163,7 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
                 found.append(
                     Option(
                         obj.name,
-                        verdict.ability or way.slug,
+                        named,
                         way.slug,
                         verdict.cost,
                         verdict.candidates,

@@ -6,15 +6,23 @@ shares: whether something on the stack forbids it, commander tax and the mana to
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.errors import shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana, phrases
+from mtgkb.reasoning.actions.verdicts import (
+    AbilityVerdict,
+    ActionVerdict,
+    Candidate,
+    OutcomeEntry,
+    RulingNote,
+    WayTried,
+)
 from mtgkb.reasoning.citations import deciding_rules, rank_checks
-from mtgkb.reasoning.contract import Check, Verdict, all_cites, decide, possessive, rule_order
+from mtgkb.reasoning.contract import Check, all_cites, decide, possessive, rule_order
 from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
 from mtgkb.reasoning.requirements.evaluate import evaluate, holds_for
@@ -44,81 +52,6 @@ _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
 def concept_cites(rules: RulesData, concept: str) -> list[str]:
     """The rules a concept node of the graph cites, in book order: a check's citations are data."""
     return sorted(rules.node(concept).cites, key=rule_order)
-
-
-@dataclass
-class Candidate:
-    """An object that could pay the cost (the creature ninjutsu would return)."""
-
-    name: str
-    controller: str
-    owner: str
-    token: bool
-    commander: bool
-    attacking: str | None
-    blocked: str | None
-    pays: str = ""  # the cost it would pay: "Sacrifice an artifact"
-    returned: bool = False  # returned to its owner's hand, as ninjutsu's attacker is
-
-
-@dataclass
-class OutcomeEntry:
-    outcome: str
-    summary: str
-    cites: list[str]
-
-
-@dataclass
-class RulingNote:
-    date: str | None
-    text: str | None  # the official wording, once card data is imported
-    summary: str | None  # our own words
-    about: str | None  # the card the ruling is about
-    general: bool = False  # a ruling on the mechanic published on another card
-
-
-@dataclass
-class WayTried:
-    ability: str
-    via: str
-    answer: bool | None
-    cost: str | None
-
-
-@dataclass
-class AbilityVerdict:
-    """One activated ability of a card with several, in the shared contract: its own answer, checks
-    and rules."""
-
-    ability: str
-    answer: bool | None
-    checks: list[Check]
-    cites: list[str]
-    cost: str | None
-
-
-@dataclass
-class ActionVerdict(Verdict):
-    question: str
-    card: str
-    player: str
-    action: str  # "activate" or "cast"
-    via: str | None  # the mechanic used, by its slug: "ninjutsu", "casting", "sneak"
-    ability: str | None
-    mechanic: str | None
-    granted_by: str | None
-    cost: str | None
-    life: int
-    candidates: list[Candidate]
-    outcome: list[OutcomeEntry]
-    rulings: list[RulingNote]
-    alternatives: list[WayTried] = field(default_factory=list)
-    face: str | None = None  # the face cast (a split card's half, an Adventure, a modal DFC's face)
-    rulings_more: int = 0  # rulings on the card or mentioning the mechanic that are not listed
-    rulings_see: list[str] = field(default_factory=list)  # the commands that list them
-    # A card with several activated abilities, asked without --ability: each one's verdict. The
-    # answer is yes when one can be activated now, else cannot tell when one cannot be told, else no.
-    abilities: list[AbilityVerdict] = field(default_factory=list)
 
 
 @dataclass
@@ -180,7 +113,7 @@ def source_object(context: Context, name: str, player: str | None) -> GameObject
     # Another player's card is still the one asked about: its zone check then says it is not yours.
     found = [o for o in found if o.owner == player] or found
     # The card in a zone it can be used from is the one asked about (a hand beats a graveyard).
-    preference = ["hand", "command", "battlefield", "graveyard", "exile", "library", "stack"]
+    preference = ["hand", "command", "battlefield", "graveyard", "exile", "library", "stack", "outside"]
     return sorted(found, key=lambda o: preference.index(o.zone))[0]
 
 
@@ -205,6 +138,12 @@ def ability_ways(context: Context, source: GameObject, action_kind: str) -> list
                 mechanic = context.rules.node(m)
                 if mechanic.first(V.usableFaceDown) and mechanic.first(V.actionKind) == action_kind:
                     ways.append(Way(m, ability))
+        # Manifest and cloak are the rules' own ways up, open by how it went face down (701.40b).
+        ways += [
+            Way(m.iri, None)
+            for m in context.rules.face_down_actions()
+            if m.first(V.actionKind) == action_kind
+        ]
     for grant in graph.granted.get(source.key, []):
         ability = graph.cards.get(grant.ability) or Node(grant.ability)
         for m in ability.all(V.instantiates):
@@ -256,7 +195,7 @@ def evaluate_way(
         answer=answer,
         checks=checks,
         cites=all_cites(checks, *(o.cites for o in outcome)),
-        question=_question(source.name, verb, label, way),
+        question=_question(source.name, verb, label, way, mechanic),
         face=way.face.first(RDFS_LABEL) if way.face is not None else None,
         card=source.name,
         player=player,
@@ -345,12 +284,15 @@ def _mana_value(cost: str | None) -> float:
         return float("inf")
 
 
-def _question(card: str, verb: str, label: str | None, way: Way) -> str:
+def _question(card: str, verb: str, label: str | None, way: Way, mechanic: Node) -> str:
     if verb == "cast":
         how = "" if way.mechanic == CASTING else f" for its {label or way.slug} cost"
         if way.face is not None:
             return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now?"
         return f"Can {card} be cast now{how}?"
+    action = mechanic.first(V.actionName)
+    if verb == "take" and action:  # what the action does: "turn face up", "put into hand"
+        return f"Can you {action} {card} now ({mechanic.first(RDFS_LABEL)}), a special action?"
     if verb == "take":
         return f"Can {possessive(card)} {label or way.slug} be taken now, as a special action?"
     if label and ": " in label:  # an ability in its own words: "{1}, {T}: Draw a card."
@@ -447,7 +389,9 @@ def _cost(
     fixed = rules.node(way.mechanic).first(V.actionCost)  # foretelling costs {2} (702.143a)
     own_cost = fixed or (way.ability.first(V.abilityCost) if way.ability is not None else None)
     mana_cost = way.ability is None or (own_cost is None and way.face is not None)
-    printed = graph.card(source).first(V.manaCost) if mana_cost else own_cost
+    # A face-down permanent has no mana cost (708.2a); turning it up pays its card's (701.40b).
+    card = graph.cards.get(source.card, graph.card(source)) if source.face_down else graph.card(source)
+    printed = card.first(V.manaCost) if mana_cost else own_cost
     if mana_cost and printed is None and "Land" in graph.types(source):
         return None, 0, []  # a land is played, not cast: the check that it is not a land says so
     if mana_cost and printed is None:

@@ -42,9 +42,10 @@ class Evaluation:
 
 
 class Phrase(NamedTuple):
-    """Whether one part of a requirement holds for an object (or the game), and why."""
+    """Whether one part of a requirement holds for an object (or the game), and why; None when the
+    situation does not say (the pattern's ``unknown:``)."""
 
-    holds: bool
+    holds: bool | None
     text: str
 
 
@@ -76,14 +77,13 @@ def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject
             evaluation.candidates = []  # legal targets are named in the check, not paid with
     else:
         obj = source if subject == V.SourceObject else None
-        phrases, holds = [], True
-        for pattern, terms in parts:
-            phrase = _check_part(graph, pattern, terms, player, obj)
-            holds &= phrase.holds
-            phrases.append(phrase)
-            if not phrase.holds and pattern.cites_step:
+        phrases = [_check_part(graph, pattern, terms, player, obj) for pattern, terms in parts]
+        for phrase, (pattern, _) in zip(phrases, parts, strict=True):
+            if phrase.holds is False and pattern.cites_step:
                 cites += graph.rules.node(graph.situation.step.iri).cites
-        failing = [p.text for p in phrases if not p.holds]
+        verdicts = {phrase.holds for phrase in phrases}
+        holds = False if False in verdicts else None if None in verdicts else True
+        failing = [p.text for p in phrases if p.holds is holds] if holds is not True else []
         because = "; ".join(failing or [p.text for p in phrases])
         evaluation = Evaluation(Check(label, holds, _sentence(because), _unique(cites), requirement))
     check = evaluation.check
@@ -188,7 +188,7 @@ def _cost_object(
 
     def closeness(o: GameObject) -> tuple[bool, int]:
         phrases = results[o.key]
-        return all(phrases[i].holds for i in zone_parts), sum(p.holds for p in phrases)
+        return all(phrases[i].holds for i in zone_parts), sum(p.holds is True for p in phrases)
 
     scored = sorted(pool, key=closeness, reverse=True)
     near = [o for o in scored if closeness(o) == closeness(scored[0])][:4] if scored else []
@@ -224,6 +224,8 @@ def _check_part(
 def _check_part_now(
     graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None
 ) -> Phrase:
+    if pattern.unknown is not None and _ask(graph, pattern, terms, player, obj, pattern.unknown):
+        return Phrase(None, _fill(graph, pattern.unsure or "", terms, player, obj))
     groups = [terms] if pattern.any_value else [[t] for t in terms]
     for group in groups:
         if not _ask(graph, pattern, group, player, obj):
@@ -256,7 +258,15 @@ def pattern_query(body: str) -> str:
     return "ASK WHERE {\n" + body + "\n}"
 
 
-def _ask(graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj: GameObject | None) -> bool:
+def _ask(
+    graph: GameGraph,
+    pattern: Pattern,
+    terms: list[Term],
+    player: str,
+    obj: GameObject | None,
+    body: str | None = None,
+) -> bool:
+    """Whether the pattern (or ``body``, another group pattern of its file) holds."""
     params: dict[str, ParamValue] = {
         "situation": graph.iri,
         "player": graph.player_iris[player],
@@ -264,7 +274,7 @@ def _ask(graph: GameGraph, pattern: Pattern, terms: list[Term], player: str, obj
     }
     if obj is not None:
         params["object"] = graph.object_iris[obj.key]
-    query = bind_values(pattern_query(pattern.body), params)
+    query = bind_values(pattern_query(body or pattern.body), params)
     return bool(graph.store.query(query, prefixes=PREFIXES))
 
 

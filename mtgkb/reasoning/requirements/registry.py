@@ -90,6 +90,10 @@ class Pattern:
     cites_step: bool = False  # a failure also cites the rules of the current step
     # The questions whose subjects carry what the pattern asks for (``engines:``); None: all of them.
     engines: frozenset[str] | None = None
+    # A group pattern that, when it holds, leaves the part undecided (``unknown:``): the situation does
+    # not say what the pattern asks; ``unsure`` is the phrase that says so.
+    unknown: str | None = None
+    unsure: str | None = None
 
 
 def local_name(iri: str) -> str:
@@ -117,8 +121,10 @@ def patterns() -> dict[str, Pattern]:
         prop = getattr(V, header["property"].removeprefix("mtgkb:"))
         if path.stem != local_name(prop):
             raise PatternError(f"{path.name} declares {header['property']}: name the file after it")
-        for key in ("holds", "fails"):
-            unknown = placeholders(header[key]) - set(PLACEHOLDERS)
+        if ("unknown" in header) != ("unsure" in header):
+            raise PatternError(f"{path.name}: 'unknown' and 'unsure' go together")
+        for key in ("holds", "fails", "unsure"):
+            unknown = placeholders(header.get(key, "")) - set(PLACEHOLDERS)
             if unknown:
                 raise PatternError(f"{path.name}: '{key}' uses unknown placeholders {sorted(unknown)}")
         found[prop] = Pattern(
@@ -131,6 +137,8 @@ def patterns() -> dict[str, Pattern]:
             int(header.get("order", "100")),
             header.get("also-cites") == "step",
             frozenset(e.strip() for e in header["engines"].split(",")) if "engines" in header else None,
+            header.get("unknown"),
+            header.get("unsure"),
         )
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
