@@ -166,7 +166,9 @@ def test_a_keyword_keeps_the_number_printed_before_its_cost(
 def test_a_keyword_line_gives_every_keyword_modelled() -> None:
     """Flash is modelled (it changes when a card can be cast), so a keyword line yields both."""
     assert [a.mechanic for a in recognise_abilities("Flash, split second")] == ["flash", "split-second"]
-    assert recognise_abilities("Flashback {2}{R}") == []
+    flashback = recognise_abilities("Flashback {2}{R}")
+    assert [(a.mechanic, a.cost) for a in flashback] == [("flashback", "{2}{R}")]
+    assert recognise_abilities("Madness {1}{R}") == []  # not modelled yet: no mechanic node reads it
 
 
 def test_grants_and_cost_changes_are_read_as_structure() -> None:

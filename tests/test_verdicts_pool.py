@@ -1,6 +1,6 @@
 """Cards from the imported pool get the same verdicts as the starter cards: every imported ninjutsu,
-sneak and web-slinging card, and samples of flash and split second cards, run through the same
-situations, with the cost each card's own Oracle text gives."""
+sneak, web-slinging and flashback card, and samples of flash and split second cards, run through the
+same situations, with the cost each card's own Oracle text gives."""
 
 from __future__ import annotations
 
@@ -109,3 +109,42 @@ def test_options_on_the_pool_lists_each_ninja_in_hand(pool_kb) -> None:
     verdict = options(pool_kb, situation)
     assert verdict.answer
     assert {o.card for o in verdict.options} == set(ninjas)
+
+
+def test_every_imported_flashback_card_is_cast_from_its_owners_graveyard_in_its_time(pool_kb) -> None:
+    """Flashback (702.34a): from my graveyard, for the flashback cost, at its card type's timing; a
+    sorcery waits for my main phase, an instant does not; never from the opponent's graveyard. A cost
+    with more than mana cannot be told. The normal cast from the graveyard is no, and the verdict
+    without --via is flashback's."""
+    cards = _cards_with(pool_kb, "flashback")
+    assert len(cards) > 150, len(cards)
+    problems = []
+    for name, cost in cards:
+        main = {"turn": "me", "step": "precombat-main", "players": {"me": {"graveyard": [name]}, "opp": {}}}
+        end = {
+            "turn": "opp",
+            "step": "end",
+            "priority": "me",
+            "players": {"me": {"graveyard": [name]}, "opp": {}},
+        }
+        theirs = {"turn": "me", "step": "precombat-main", "players": {"me": {}, "opp": {"graveyard": [name]}}}
+        mana_only = "," not in cost and cost.startswith("{")
+        verdict = can_cast(pool_kb, main, name, player="me")
+        expected = True if mana_only else None
+        if verdict.answer is not expected or (
+            mana_only and (verdict.via, verdict.cost) != ("flashback", cost)
+        ):
+            problems.append(f"{name} ({cost}) in my main phase: {verdict.answer} via {verdict.via}")
+        instant = "Instant" in {t for t in _types(pool_kb, name)}
+        later = can_cast(pool_kb, end, name, "flashback", "me")
+        if mana_only and later.answer is not instant:
+            problems.append(f"{name} ({cost}) on the opponent's end step: {later.answer}")
+        if can_cast(pool_kb, theirs, name, "flashback", "me").answer is not False:
+            problems.append(f"{name} in the opponent's graveyard: not a no")
+    print(f"\nflashback: {len(cards)} cards, {3 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def _types(kb, name: str) -> list[str]:
+    rows = kb.select("SELECT ?t WHERE { ?c mtgkb:name ?n ; mtgkb:cardType ?t } ", n=name)
+    return [row["t"] for row in rows]

@@ -239,7 +239,9 @@ def can_activate(
 @click.argument("card", shell_complete=completion.CARDS)
 @situation_options
 @click.option(
-    "--via", metavar="WAY", help="normal, or an alternative cost the card has (sneak, web-slinging)."
+    "--via",
+    metavar="WAY",
+    help="normal, or an alternative cost the card has (sneak, web-slinging, flashback).",
 )
 @click.option("--player", metavar="NAME", help="Who casts it (default: whoever holds the card).")
 @click.option(

@@ -414,6 +414,9 @@ def _cost(
         return printed, 0, []
     paying = rules.node(_PAYING.get(action_kind, _PAYING_AN_ABILITY))
     notes, cites = [f"printed cost {printed}"], concept_cites(rules, paying.iri)
+    if extra and action_kind == V.Cast:  # "Flashback—Sacrifice a creature": no requirement reads it
+        because = f"cannot tell: paying \u201c{extra}\u201d, part of the cost {printed}, is not modelled"
+        return printed, 0, [Check("The cost can be paid", None, because, cites, paying.iri)]
     checks: list[Check] = []
     for rule in rules.counting_rules():
         if zone_iri(source.zone) not in rule.all(V.countsFromZone):

@@ -226,6 +226,12 @@ def _check_part_now(
 ) -> Phrase:
     if pattern.unknown is not None and _ask(graph, pattern, terms, player, obj, pattern.unknown):
         return Phrase(None, _fill(graph, pattern.unsure or "", terms, player, obj))
+    if pattern.any_value and len(terms) > 1:
+        # Said with the values that hold: "Deep Analysis is a Sorcery", not the first one asked for.
+        holding = [t for t in terms if _ask(graph, pattern, [t], player, obj)]
+        if not holding:
+            return Phrase(False, _fill(graph, pattern.fails, terms, player, obj))
+        return Phrase(True, _fill(graph, pattern.holds, holding, player, obj))
     groups = [terms] if pattern.any_value else [[t] for t in terms]
     for group in groups:
         if not _ask(graph, pattern, group, player, obj):
