@@ -1,6 +1,6 @@
 """Cards from the imported pool get the same verdicts as the starter cards: every imported ninjutsu,
-sneak, web-slinging and flashback card, and samples of flash and split second cards, run through the
-same situations, with the cost each card's own Oracle text gives."""
+sneak, web-slinging, flashback, jump-start and retrace card, and samples of flash and split second
+cards, run through the same situations, with the cost each card's own Oracle text gives."""
 
 from __future__ import annotations
 
@@ -148,3 +148,36 @@ def test_every_imported_flashback_card_is_cast_from_its_owners_graveyard_in_its_
 def _types(kb, name: str) -> list[str]:
     rows = kb.select("SELECT ?t WHERE { ?c mtgkb:name ?n ; mtgkb:cardType ?t } ", n=name)
     return [row["t"] for row in rows]
+
+
+def test_every_jump_start_and_retrace_card_is_cast_from_the_graveyard_with_a_discard(pool_kb) -> None:
+    """Jump-start (702.133a) discards any card, retrace (702.81a) a land card, on top of the mana cost:
+    from my graveyard in my main phase, yes with a Mountain in my hand (the candidate named), no with
+    an empty hand; retrace needs a land, so a Lightning Bolt in hand is enough only for jump-start."""
+    problems, count = [], 0
+    for mechanic in ("jump-start", "retrace"):
+        rows = pool_kb.select(
+            "SELECT DISTINCT ?name ?cost WHERE { ?card mtgkb:name ?name ; mtgkb:manaCost ?cost ; "
+            f"mtgkb:hasAbility/mtgkb:instantiates mechanic:{mechanic} }} ORDER BY ?name"
+        )
+        assert len(rows) >= 10, (mechanic, len(rows))
+        for row in rows:
+            name, count = row["name"], count + 1
+            for hand, expected in (
+                (["Mountain"], True),
+                ([], False),
+                (["Lightning Bolt"], mechanic == "jump-start"),
+            ):
+                game = {
+                    "turn": "me",
+                    "step": "precombat-main",
+                    "players": {"me": {"graveyard": [name], "hand": hand}, "opp": {}},
+                }
+                verdict = can_cast(pool_kb, game, name, mechanic, "me")
+                paid = [c.name for c in verdict.candidates]
+                if verdict.answer is not expected or (
+                    expected and (verdict.cost, paid) != (row["cost"], hand)
+                ):
+                    problems.append(f"{name} with {hand}: {verdict.answer} {verdict.cost} {paid}")
+    print(f"\njump-start and retrace: {count} cards, {3 * count} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])

@@ -241,7 +241,7 @@ def can_activate(
 @click.option(
     "--via",
     metavar="WAY",
-    help="normal, or an alternative cost the card has (sneak, web-slinging, flashback).",
+    help="normal, or another way the card has (sneak, web-slinging, flashback, jump-start, retrace).",
 )
 @click.option("--player", metavar="NAME", help="Who casts it (default: whoever holds the card).")
 @click.option(

@@ -79,7 +79,7 @@ def can_cast(
     ways = [Way(CASTING, None, face=f) for f in choice.faces]
     for way in ability_ways(context, source, V.Cast):
         mechanic = context.rules.node(way.mechanic)
-        if mechanic.first(V.isAlternativeCost):
+        if mechanic.first(V.isAlternativeCost) or mechanic.first(V.castsFromAnotherZone):
             ways.append(way)
         elif mechanic.first(V.castsAllFaces) and choice.asked is None and choice.faces != [None]:
             fused = fused_face(context, source)  # fuse: both halves as one spell (702.102a)
@@ -142,6 +142,7 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
             w
             for w in ability_ways(context, obj, V.Cast)
             if context.rules.node(w.mechanic).first(V.isAlternativeCost)
+            or context.rules.node(w.mechanic).first(V.castsFromAnotherZone)
         ]
         for way in ways:
             verdict = evaluate_way(context, obj, actor, way, rulings=False)

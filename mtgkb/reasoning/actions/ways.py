@@ -388,7 +388,9 @@ def _cost(
     # cost of what is cast.
     fixed = rules.node(way.mechanic).first(V.actionCost)  # foretelling costs {2} (702.143a)
     own_cost = fixed or (way.ability.first(V.abilityCost) if way.ability is not None else None)
-    mana_cost = way.ability is None or (own_cost is None and way.face is not None)
+    # Jump-start and retrace pay the mana cost too, with an additional cost (601.2f).
+    from_elsewhere = rules.node(way.mechanic).first(V.castsFromAnotherZone)
+    mana_cost = way.ability is None or (own_cost is None and (way.face is not None or bool(from_elsewhere)))
     # A face-down permanent has no mana cost (708.2a); turning it up pays its card's (701.40b).
     card = graph.cards.get(source.card, graph.card(source)) if source.face_down else graph.card(source)
     printed = card.first(V.manaCost) if mana_cost else own_cost
