@@ -34,7 +34,7 @@ from mtgkb.importers.oracle_abilities import (
     distinct_abilities,
     recognise_abilities,
 )
-from mtgkb.importers.oracle_activated import read_activated_abilities
+from mtgkb.importers.oracle_activated import Minted, read_activated_abilities, read_keyword_cost
 from mtgkb.importers.oracle_copy import read_copy_effects, write_copy_effect
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -190,22 +190,9 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
         add(node, V.abilityCost, literal(ability.cost))
         add(node, V.abilityText, literal(ability.text))
         add(node, V.abilityPosition, _term(number))
-        for requirement in ability.requirements:
-            add(node, V.hasRequirement, f"<{requirement}>")
-        for part in ability.unmodelled:
-            add(node, V.unmodelledPart, literal(part))
+        _write_cost_reading(add, node, ability.requirements, ability.unmodelled, ability.numbered)
         for requirement in ability.waived:
             add(node, V.waivesRequirement, f"<{requirement}>")
-        for index, minted in enumerate(ability.numbered, 1):
-            needs = f"{node}/needs-{index}"
-            add(node, V.hasRequirement, f"<{needs}>")
-            kind, _, number = minted.value.rpartition("=")
-            label = minted.template.label.format(n=number, kind=kind, text=_sentence_case(minted.text))
-            add(needs, RDFS_LABEL, literal(label))
-            for predicate, term, is_iri in dict.fromkeys((*minted.template.facts, *minted.facts)):
-                add(needs, predicate, f"<{term}>" if is_iri else _fact(predicate, term))
-            goes_to = minted.template.number_goes_to
-            add(needs, goes_to, literal(minted.value) if kind else _term(int(number)))
         if ability.loyalty_removed is not None:
             needs = f"{node}/loyalty"
             add(node, V.hasRequirement, f"<{needs}>")
@@ -215,6 +202,27 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
             add(needs, V.requiresLoyaltyAtLeast, _term(ability.loyalty_removed))
             add(needs, V.citesRule, f"<{mint('cr', '606.4')}>")
     return len(found)
+
+
+def _write_cost_reading(
+    add: Add, node: str, requirements: Iterable[str], unmodelled: Iterable[str], numbered: Iterable[Minted]
+) -> None:
+    """What an ability's cost parts, restrictions and targets require, each requirement to mint under
+    the ability's node (needs-1, needs-2, ...), and the parts no phrase reads."""
+    for requirement in requirements:
+        add(node, V.hasRequirement, f"<{requirement}>")
+    for part in unmodelled:
+        add(node, V.unmodelledPart, literal(part))
+    for index, minted in enumerate(numbered, 1):
+        needs = f"{node}/needs-{index}"
+        add(node, V.hasRequirement, f"<{needs}>")
+        kind, _, number = minted.value.rpartition("=")
+        label = minted.template.label.format(n=number, kind=kind, text=_sentence_case(minted.text))
+        add(needs, RDFS_LABEL, literal(label))
+        for predicate, term, is_iri in dict.fromkeys((*minted.template.facts, *minted.facts)):
+            add(needs, predicate, f"<{term}>" if is_iri else _fact(predicate, term))
+        goes_to = minted.template.number_goes_to
+        add(needs, goes_to, literal(minted.value) if kind else _term(int(number)))
 
 
 def _sentence_case(text: str) -> str:
@@ -317,12 +325,12 @@ def _write_abilities(
                 add(static, V.grantedToCardType, _term(ability.grant_type))
             if ability.grant_yours:
                 add(static, V.grantedOnlyToYours, _term(True))
-            _write_keyword(add, granted, ability)
+            _write_keyword(add, granted, ability, card_name)
             counts.granted[ability.mechanic] += 1
             continue
         node = allocate(ability.mechanic)
         link(node, ability)
-        _write_keyword(add, node, ability)
+        _write_keyword(add, node, ability, card_name)
         add(node, V.abilityText, literal(ability.text))
         if ability.partner_with_name is not None:
             target = iri_by_name.get(ability.partner_with_name)
@@ -333,12 +341,17 @@ def _write_abilities(
         counts.abilities[ability.mechanic] += 1
 
 
-def _write_keyword(add: Callable[[str, str, str], None], node: str, ability: RecognisedAbility) -> None:
+def _write_keyword(
+    add: Callable[[str, str, str], None], node: str, ability: RecognisedAbility, card_name: str
+) -> None:
     add(node, RDF_TYPE, _STATIC_ABILITY if ability.mechanic in STATIC_MECHANICS else _KEYWORD_ABILITY)
     add(node, RDFS_LABEL, literal(ability.label))
     add(node, V.instantiates, f"<{mint('mechanic', ability.mechanic)}>")
     if ability.cost is not None:
         add(node, V.abilityCost, literal(ability.cost))
+        # "Escape—{R}{R}, Exile five other cards from your graveyard": the parts beyond its mana.
+        reading = read_keyword_cost(ability.cost, card_name)
+        _write_cost_reading(add, node, reading.requirements, reading.unmodelled, reading.numbered)
     if ability.partner_text is not None:
         add(node, V.partnerText, literal(ability.partner_text))
     if ability.partner_with_name is not None:

@@ -20,7 +20,7 @@ from mtgkb.kb.vocab import V
 #: Requirements every ability of a given kind has by default, and those the zone it works from adds.
 _ZONE_REQUIREMENTS = {
     mint("zone", "battlefield"): mint("requirement", "source-on-the-battlefield"),
-    mint("zone", "hand"): mint("requirement", "card-in-hand"),
+    mint("zone", "hand"): mint("requirement", "card-in-your-hand"),
     mint("zone", "graveyard"): mint("requirement", "card-in-your-graveyard"),
 }
 _BATTLEFIELD = mint("zone", "battlefield")
@@ -152,6 +152,41 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         numbered=tuple(numbered),
         waived=tuple(dict.fromkeys(waived)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CostReading:
+    """What the parts of a keyword ability's cost beyond its mana add."""
+
+    requirements: tuple[str, ...] = ()  # requirement IRIs of the curated data
+    unmodelled: tuple[str, ...] = ()  # parts no phrase reads
+    numbered: tuple[Minted, ...] = ()  # requirements to mint ("Pay 2 life")
+
+
+_MANA_ALONE = re.compile(r"(?:\{[^{}]+\})+")
+
+
+def read_keyword_cost(
+    cost: str | None, name: str | None = None, table: ActivationTable | None = None
+) -> CostReading:
+    """A keyword ability's cost ("{R}{R}, Exile five other cards from your graveyard", "Pay 2 life")
+    read part by part by the phrases that read an activated ability's; nothing for mana alone. The
+    zone a phrase sets is not kept: the keyword's mechanic says where its ability works."""
+    if not cost or _MANA_ALONE.fullmatch(cost):
+        return CostReading()
+    table = table or activation_table()
+    requirements: list[str] = []
+    unmodelled: list[str] = []
+    numbered: list[Minted] = []
+    for part in _cost_parts(_named(cost.replace("\u2019", "'"), name)):
+        phrase, minted = _read_part(table.costs, part, table, name)
+        if phrase is None:
+            unmodelled.append(_unnamed(part, name))
+            continue
+        requirements += phrase.requirements
+        if minted is not None:
+            numbered.append(minted)
+    return CostReading(tuple(dict.fromkeys(requirements)), tuple(dict.fromkeys(unmodelled)), tuple(numbered))
 
 
 # "X" is the least the player may choose: 0 (107.3).

@@ -192,6 +192,8 @@ def build_game_graph(
         if obj.attacking is not None:
             target = players.get(obj.attacking) or objects[obj.attacking]
             add(node, V.attacks, ox.NamedNode(target))
+        for how in exiled_as(obj.exiled_as):
+            add(node, V.exiledAs, how)
         if obj.face_down:
             add(node, V.isFaceDown, True)
             if obj.face_down_as is not None:
@@ -317,3 +319,20 @@ def _slug(name: str) -> str:
     from mtgkb.kb.iris import slugify
 
     return slugify(name) or hashlib.sha256(name.encode()).hexdigest()[:8]
+
+
+def exiled_as(state: dict) -> list[str]:
+    """How a card in exile got there, in the words the requirements use (702.143a, 702.170d: a
+    foretold or plotted card is cast from exile only on a later turn)."""
+    found = []
+    for name in ("foretold", "plotted"):
+        value = state.get(name)
+        if value is True:
+            found.append(f"{name} on an earlier turn")
+        elif value == "this turn":
+            found.append(f"{name} this turn")
+    if state.get("suspended"):
+        found.append("suspended")
+    if state.get("on_adventure"):
+        found.append("on an adventure")
+    return found

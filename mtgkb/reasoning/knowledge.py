@@ -77,14 +77,19 @@ class RulesData:
     def counting_rules(self) -> list[Node]:
         return [n for n in self.nodes.values() if n.terms(V.countsAction)]
 
-    def face_down_actions(self) -> list[Node]:
-        """The mechanics a face-down permanent may use by how it was turned face down, no ability of
-        its card's: those with a requirement on that (manifest, cloak)."""
+    def state_actions(self, state: str) -> list[Node]:
+        """The mechanics an object may use by how it came to be where it is, no ability of its card's:
+        those with a requirement on ``state`` (requiresFaceDownAs: manifest, cloak; requiresExiledAs:
+        a plotted card, an adventurer card in exile), less those an ability opens (mtgkb:enabledBy)."""
         return [
             n
             for n in self.of_type(V.Mechanic)
-            if any(self.node(r).terms(V.requiresFaceDownAs) for r in n.all(V.hasRequirement))
+            if not n.terms(V.enabledBy) and any(self.node(r).terms(state) for r in n.all(V.hasRequirement))
         ]
+
+    def enabled_by(self, mechanic: str) -> list[Node]:
+        """The mechanics an ability of ``mechanic`` opens (casting face down, for morph)."""
+        return [n for n in self.of_type(V.Mechanic) if mechanic in n.all(V.enabledBy)]
 
 
 def read_rules(kb: KnowledgeBase) -> RulesData:

@@ -57,8 +57,17 @@ def render_action(verdict: ActionVerdict, all_cites: bool = False) -> str:
     elif verdict.alternatives:
         lines += ["", "Other ways:"]
         for way in verdict.alternatives:
-            lines.append(
-                f"  {way.ability}: {answer_word(way.answer).lower()}" + (f", {way.cost}" if way.cost else "")
+            name = f"{way.ability} (as {way.face})" if way.face else way.ability
+            reason = (
+                next((c.because for c in way.checks if c.holds is not True), None) if not way.answer else None
+            )
+            lines += textwrap.wrap(
+                f"- {name}: {answer_word(way.answer).lower()}"
+                + (f", {way.cost}" if way.cost else "")
+                + (f" ({reason})" if reason else ""),
+                WIDTH,
+                initial_indent="  ",
+                subsequent_indent="    ",
             )
     lines += ["", cites_line(verdict)]
     return "\n".join(lines)

@@ -70,6 +70,7 @@ def _names(context: Context, way: Way) -> list[str]:
             context.rules.label(way.mechanic),
             context.rules.node(way.mechanic).first(V.keyword) or "",
             context.rules.node(way.mechanic).first(V.actionName) or "",  # "turn face up"
+            *context.rules.node(way.mechanic).all(V.viaName),  # "plot": casting a plotted card
         )
         if t
     ]

@@ -13,6 +13,7 @@ from mtgkb.reasoning.actions.ability_choice import check_ability_name
 from mtgkb.reasoning.actions.faces import (
     FaceChoice,
     choose_faces,
+    face_nodes,
     fused_face,
     printing_face,
     prototype_face,
@@ -77,10 +78,10 @@ def can_cast(
     actor = player or source.owner
     choice = choose_faces(context, source, card, face)
     ways = [Way(CASTING, None, face=f) for f in choice.faces]
-    for way in ability_ways(context, source, V.Cast):
+    for way in ability_ways(context, source, V.Cast, named=via is not None):
         mechanic = context.rules.node(way.mechanic)
         if mechanic.first(V.isAlternativeCost) or mechanic.first(V.castsFromAnotherZone):
-            ways.append(way)
+            ways.append(_as_its_face(context, source, way, mechanic.first(V.castsFaceIndex)))
         elif mechanic.first(V.castsAllFaces) and choice.asked is None and choice.faces != [None]:
             fused = fused_face(context, source)  # fuse: both halves as one spell (702.102a)
             if fused is not None:
@@ -98,9 +99,41 @@ def can_cast(
     if via is not None:
         wanted = "casting" if via.strip().lower() in {"normal", "casting", "mana cost"} else via
         normal = [w for w in ways if w.mechanic == CASTING]
-        ways = normal if wanted == "casting" else [w for w in ways if w.mechanic != CASTING]
-        ways = check_ability_name(context, source, ways, None if wanted == "casting" else wanted)
-    return best_way(context, source, actor, ways)
+        ways = normal if wanted == "casting" else _via_ways(context, source, ways, wanted)
+    return best_way(context, source, actor, ways, normal_cast=via is None)
+
+
+def _via_ways(context: Context, source, ways: list[Way], via: str) -> list[Way]:
+    """The ways ``--via`` names: those of the ability or mechanic it names and, when it names the
+    card's layout (an adventurer card's Adventure), the ordinary cast of the faces other than the
+    main one."""
+    from mtgkb.reasoning.actions.faces import layout_node
+
+    layout = layout_node(context, source)
+    if layout is not None and (layout.first(V.layoutName) or "").lower() == via.strip().lower():
+        faces = [
+            w for w in ways if w.mechanic == CASTING and w.face is not None and w.face.first(V.faceIndex)
+        ]
+        named = [w for w in ways if w.mechanic != CASTING and via.strip().lower() in _way_names(context, w)]
+        if faces or named:
+            return faces + named
+    return check_ability_name(context, source, [w for w in ways if w.mechanic != CASTING], via)
+
+
+def _way_names(context: Context, way: Way) -> list[str]:
+    return [n.lower() for n in context.rules.node(way.mechanic).all(V.viaName)]
+
+
+def _as_its_face(context: Context, source, way: Way, index: int | None) -> Way:
+    """The way cast as the face it allows (715.3d: an adventurer card from exile, as its creature)."""
+    if index is None:
+        return way
+    faces = [f for f in face_nodes(context, source) if int(f.first(V.faceIndex) or 0) == int(index)]
+    return (
+        Way(way.mechanic, way.ability, face=faces[0])
+        if faces and len(face_nodes(context, source)) > 1
+        else way
+    )
 
 
 @dataclass

@@ -41,10 +41,17 @@ class RulingNote:
 
 @dataclass
 class WayTried:
+    """Another way of doing it, with its own verdict in the shared contract."""
+
     ability: str
     via: str
     answer: bool | None
     cost: str | None
+    checks: list[Check] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+    face: str | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    outcome: list[OutcomeEntry] = field(default_factory=list)
 
 
 @dataclass

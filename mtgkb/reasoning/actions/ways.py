@@ -13,17 +13,18 @@ from mtgkb.core.errors import shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana, phrases
+from mtgkb.reasoning.actions.choosing import best_of, from_here
 from mtgkb.reasoning.actions.verdicts import (
     AbilityVerdict,
     ActionVerdict,
     Candidate,
     OutcomeEntry,
     RulingNote,
-    WayTried,
 )
+from mtgkb.reasoning.actions.wording import question
 from mtgkb.reasoning.citations import deciding_rules, rank_checks
-from mtgkb.reasoning.contract import Check, all_cites, decide, possessive, rule_order
-from mtgkb.reasoning.game_graph import GameGraph, build_game_graph
+from mtgkb.reasoning.contract import Check, all_cites, decide, rule_order
+from mtgkb.reasoning.game_graph import GameGraph, build_game_graph, exiled_as
 from mtgkb.reasoning.knowledge import Node, RulesData, read_cards, read_rules
 from mtgkb.reasoning.requirements.evaluate import evaluate, holds_for
 from mtgkb.reasoning.situation import GameObject, SituationError, read_situation, resolve_card, zone_iri
@@ -120,15 +121,31 @@ def source_object(context: Context, name: str, player: str | None) -> GameObject
 # -- ways of using a card ----------------------------------------------------------------------------
 
 
-def ability_ways(context: Context, source: GameObject, action_kind: str) -> list[Way]:
-    """The card's own abilities and those granted to it whose mechanic is an action of this kind."""
+def ability_ways(context: Context, source: GameObject, action_kind: str, named: bool = False) -> list[Way]:
+    """The card's own abilities and those granted to it whose mechanic is an action of this kind.
+    A way open by how a card came to exile is offered when it went there so, or when ``named``."""
     graph = context.graph
+    rules = context.rules
     ways = [
         Way(m, ability)
         for ability in graph.own_abilities(source)
         for m in ability.all(V.instantiates)
-        if context.rules.node(m).first(V.actionKind) == action_kind
+        if rules.node(m).first(V.actionKind) == action_kind
     ]
+    # A way another mechanic's ability opens: morph's ability lets the card be cast face down.
+    ways += [
+        Way(opened.iri, ability)
+        for ability in graph.own_abilities(source)
+        for m in ability.all(V.instantiates)
+        for opened in rules.enabled_by(m)
+        if opened.first(V.actionKind) == action_kind
+    ]
+    if source.zone == "exile":  # a plotted card is cast from exile whatever its abilities (702.170d)
+        ways += [
+            Way(m.iri, None)
+            for m in rules.state_actions(V.requiresExiledAs)
+            if m.first(V.actionKind) == action_kind and (named or _exiled_so(rules, m, source))
+        ]
     if source.face_down and source.card:
         # Face down it has no abilities (708.2a), but its card's morph turns it up (702.37e).
         card = graph.cards.get(source.card) or Node(source.card)
@@ -141,7 +158,7 @@ def ability_ways(context: Context, source: GameObject, action_kind: str) -> list
         # Manifest and cloak are the rules' own ways up, open by how it went face down (701.40b).
         ways += [
             Way(m.iri, None)
-            for m in context.rules.face_down_actions()
+            for m in context.rules.state_actions(V.requiresFaceDownAs)
             if m.first(V.actionKind) == action_kind
         ]
     for grant in graph.granted.get(source.key, []):
@@ -150,6 +167,18 @@ def ability_ways(context: Context, source: GameObject, action_kind: str) -> list
             if context.rules.node(m).first(V.actionKind) == action_kind:
                 ways.append(Way(m, ability, grant.by))
     return ways
+
+
+def _exiled_so(rules: RulesData, mechanic: Node, source: GameObject) -> bool:
+    """Whether the card went to exile the way the mechanic asks for, on whichever turn ("plotted"
+    for "plotted on an earlier turn"), so a card plotted this turn is told why it cannot be cast
+    yet and a card no Adventure exiled is not offered as an adventurer."""
+    kinds = {state.split()[0] for state in exiled_as(source.exiled_as)}
+    return any(
+        wanted.split()[0] in kinds
+        for r in mechanic.all(V.hasRequirement)
+        for wanted in rules.node(r).all(V.requiresExiledAs)
+    )
 
 
 def as_face(context: Context, source: GameObject, face: Node) -> Context:
@@ -173,10 +202,11 @@ def evaluate_way(
         checks.append(_face_cast(context, source, way.face))
     if way.ability is not None:
         checks.append(_has_ability(context, source, way))
-        checks += _unmodelled_parts(context, way.ability)
+        checks += _unmodelled_parts(context, _its_own(way), action_kind == V.Cast)
     if action_kind == V.SpecialAction:
         checks.append(_special_action(context, mechanic))
-    requirements = [evaluate(graph, r, player, source) for r in _requirements(context, mechanic, way)]
+    cast = action_kind == V.Cast
+    requirements = [evaluate(graph, r, player, source, cast) for r in _requirements(context, mechanic, way)]
     order = {V.SourceObject: 0, V.GameState: 1, V.CountedObject: 1, V.CostObject: 2}
     requirements.sort(key=lambda e: order.get(rules.node(e.check.evaluates or "").first(V.appliesTo), 1))
     checks += [e.check for e in requirements]
@@ -191,12 +221,13 @@ def evaluate_way(
     outcome = _outcome(context, mechanic, player, source, [o for o, _ in paid_with]) if answer else []
     verb = {V.Cast: "cast", V.SpecialAction: "take"}.get(action_kind, "activate")
     label = way.ability.first(RDFS_LABEL) if way.ability is not None else None
+    face = way.face.first(RDFS_LABEL) if way.face is not None else None
     verdict = ActionVerdict(
         answer=answer,
         checks=checks,
         cites=all_cites(checks, *(o.cites for o in outcome)),
-        question=_question(source.name, verb, label, way, mechanic),
-        face=way.face.first(RDFS_LABEL) if way.face is not None else None,
+        question=question(source.name, verb, label or way.slug, way.mechanic == CASTING, face, mechanic),
+        face=face,
         card=source.name,
         player=player,
         action=verb,
@@ -215,11 +246,24 @@ def evaluate_way(
     return verdict
 
 
-def best_way(context: Context, source: GameObject, player: str, ways: list[Way]) -> ActionVerdict:
+def best_way(
+    context: Context, source: GameObject, player: str, ways: list[Way], normal_cast: bool = False
+) -> ActionVerdict:
     """The best of the ways (:func:`best_of`), with the rulings read for that one only: reading them
-    is most of a verdict's time, and the other ways are listed by their answer and cost alone."""
+    is most of a verdict's time, and the other ways are listed with their own verdicts. With
+    ``normal_cast``, the verdict answers for casting the card the ordinary way (its best face) when
+    that works, else for the cheapest other way that does; the ways listed beside it are those that
+    work from the zone the card is in, and the ordinary cast."""
     verdicts = [evaluate_way(context, source, player, way, rulings=False) for way in ways]
-    chosen = best_of(verdicts)
+    if normal_cast:
+        pairs = list(zip(ways, verdicts, strict=True))
+        normal = [v for w, v in pairs if w.mechanic == CASTING]
+        # When no way works, the first listed answers: one that works from the card's zone first.
+        here = [v for _, v in pairs if from_here(context.rules, source, v)]
+        listed = here + [v for w, v in pairs if w.mechanic == CASTING and v not in here]
+        chosen = best_of(listed or verdicts, normal)
+    else:
+        chosen = best_of(verdicts)
     if chosen.answer:
         _add_rulings(chosen, context, source, ways[verdicts.index(chosen)])
     by_ability: dict[str, ActionVerdict] = {}
@@ -240,64 +284,48 @@ def _requirements(context: Context, mechanic: Node, way: Way) -> list[str]:
     """The mechanic's requirements, then those the ability's own cost, restrictions and targets add
     (data/mechanics/activation-phrases.ttl), less those it waives ("Any player may activate"); an
     ability's own node (its loyalty cost) is read with the card."""
-    own = way.ability.all(V.hasRequirement) if way.ability is not None else []
+    ability = _its_own(way)
+    own = ability.all(V.hasRequirement) if ability is not None else []
     for iri in own:
         if iri not in context.rules.nodes and iri in context.graph.cards:
             context.rules.nodes[iri] = context.graph.cards[iri]
-    waived = set(way.ability.all(V.waivesRequirement)) if way.ability is not None else set()
+    waived = set(ability.all(V.waivesRequirement)) if ability is not None else set()
     return [r for r in dict.fromkeys([*mechanic.all(V.hasRequirement), *own]) if r not in waived]
 
 
-def _unmodelled_parts(context: Context, ability: Node) -> list[Check]:
+def _its_own(way: Way) -> Node | None:
+    """The ability whose cost and restrictions the way pays and obeys: not morph's when the way is
+    the face-down cast morph opens, which costs {3} whatever morph's own cost asks."""
+    if way.ability is None or way.mechanic not in way.ability.all(V.instantiates):
+        return None
+    return way.ability
+
+
+def _unmodelled_parts(context: Context, ability: Node | None, cast: bool = False) -> list[Check]:
     """Cannot tell: a part of the ability that no activation phrase reads is not evaluated, so the
-    verdict is no yes, nor a no."""
-    parts = ability.all(V.unmodelledPart)
+    verdict is no yes, nor a no. Casting, the part is one of the spell's cost ("Evoke—Exile a white
+    card from your hand")."""
+    parts = ability.all(V.unmodelledPart) if ability is not None else []
     if not parts:
         return []
     what = "; ".join(f"“{p}”" for p in parts)
+    if cast:
+        because = (
+            f"cannot tell: paying {what} is not modelled here, so whether the cost can be paid is not known"
+        )
+        paying = _PAYING[V.Cast]
+        return [
+            Check(
+                "Every part of the cost is modelled",
+                None,
+                because,
+                concept_cites(context.rules, paying),
+                paying,
+            )
+        ]
     because = f"cannot tell: {what} is not modelled here, so whether it allows the activation is not known"
     cites = concept_cites(context.rules, ABILITY_TO_ACTIVATE)
     return [Check("Every part of the ability is modelled", None, because, cites, ABILITY_TO_ACTIVATE)]
-
-
-def best_of(verdicts: list[ActionVerdict]) -> ActionVerdict:
-    """The cheapest way that works, or the first way tried when none does; the others listed."""
-    working = [v for v in verdicts if v.answer]
-    # No way works: one that cannot be told beats a no, since it may work.
-    unknown = [v for v in verdicts if v.answer is None]
-    chosen = min(working, key=lambda v: _mana_value(v.cost)) if working else (unknown or verdicts)[0]
-    if len(verdicts) > 1:
-        chosen.alternatives = [
-            WayTried(v.ability or "cast normally", v.via or "", v.answer, v.cost)
-            for v in verdicts
-            if v is not chosen
-        ]
-    return chosen
-
-
-def _mana_value(cost: str | None) -> float:
-    if not cost:
-        return 0
-    try:
-        return mana.parse_cost(cost).mana_value
-    except ValueError:
-        return float("inf")
-
-
-def _question(card: str, verb: str, label: str | None, way: Way, mechanic: Node) -> str:
-    if verb == "cast":
-        how = "" if way.mechanic == CASTING else f" for its {label or way.slug} cost"
-        if way.face is not None:
-            return f"Can {card} be cast as {way.face.first(RDFS_LABEL)} now?"
-        return f"Can {card} be cast now{how}?"
-    action = mechanic.first(V.actionName)
-    if verb == "take" and action:  # what the action does: "turn face up", "put into hand"
-        return f"Can you {action} {card} now ({mechanic.first(RDFS_LABEL)}), a special action?"
-    if verb == "take":
-        return f"Can {possessive(card)} {label or way.slug} be taken now, as a special action?"
-    if label and ": " in label:  # an ability in its own words: "{1}, {T}: Draw a card."
-        return f"Can {possessive(card)} ability \u201c{label}\u201d be activated now?"
-    return f"Can {possessive(card)} {label or way.slug} be activated now?"
 
 
 def _special_action(context: Context, mechanic: Node) -> Check:
@@ -321,9 +349,18 @@ def _face_cast(context: Context, source: GameObject, face: Node) -> Check:
     kind = layout.first(RDFS_LABEL) if layout is not None else "card"
     name = face.first(RDFS_LABEL)
     printed = ", ".join(v for v in (face.first(V.manaCost) or "no mana cost", face.first(V.typeLine)) if v)
-    because = f"{source.name} is a {kind} cast as {name} ({printed}): only that face is evaluated"
     cites = sorted(layout.cites, key=_rule_key) if layout is not None else []
-    return Check(f"Cast as {name}", True, because, cites, layout.iri if layout is not None else None)
+    evaluates = layout.iri if layout is not None else None
+    if face.first(V.knownOnlyByName):
+        because = (
+            f"cannot tell: the card data names {name} as a face of {source.name} but gives none of its "
+            "characteristics (cost, types, text), so a cast as that face cannot be judged"
+        )
+        return Check(f"Cast as {name}", None, because, cites, evaluates)
+    because = (
+        f"{source.name} is {phrases.article(kind)} cast as {name} ({printed}): only that face is evaluated"
+    )
+    return Check(f"Cast as {name}", True, because, cites, evaluates)
 
 
 def _rule_key(number: str):
@@ -394,6 +431,11 @@ def _cost(
     # A face-down permanent has no mana cost (708.2a); turning it up pays its card's (701.40b).
     card = graph.cards.get(source.card, graph.card(source)) if source.face_down else graph.card(source)
     printed = card.first(V.manaCost) if mana_cost else own_cost
+    free = rules.node(way.mechanic).first(V.withoutPayingManaCost)  # a plotted card (702.170d)
+    if free:
+        printed, mana_cost = "{0}", False
+    if mana_cost and printed is None and way.face is not None and way.face.first(V.knownOnlyByName):
+        return None, 0, []  # a face the data names only: the check on the face says it cannot tell
     if mana_cost and printed is None and "Land" in graph.types(source):
         return None, 0, []  # a land is played, not cast: the check that it is not a land says so
     if mana_cost and printed is None:
@@ -415,8 +457,14 @@ def _cost(
     except ValueError:
         return printed, 0, []
     paying = rules.node(_PAYING.get(action_kind, _PAYING_AN_ABILITY))
-    notes, cites = [f"printed cost {printed}"], concept_cites(rules, paying.iri)
-    if extra and action_kind == V.Cast:  # "Flashback—Sacrifice a creature": no requirement reads it
+    notes = ["cast without paying its mana cost" if free else f"printed cost {printed}"]
+    cites = concept_cites(rules, paying.iri)
+    # "Flashback—Tap three untapped white creatures you control": its requirements read that part
+    # (or say it cannot tell); a cost no reading reached cannot be told paid.
+    read = way.ability is not None and bool(
+        way.ability.all(V.hasRequirement) or way.ability.all(V.unmodelledPart)
+    )
+    if extra and action_kind == V.Cast and not read:
         because = f"cannot tell: paying \u201c{extra}\u201d, part of the cost {printed}, is not modelled"
         return printed, 0, [Check("The cost can be paid", None, because, cites, paying.iri)]
     checks: list[Check] = []

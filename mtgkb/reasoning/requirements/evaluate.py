@@ -58,9 +58,13 @@ class _Labels(dict):
         raise PatternError(f"unknown placeholder {{{key}}}")
 
 
-def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject | None) -> Evaluation:
+def evaluate(
+    graph: GameGraph, requirement: str, player: str, source: GameObject | None, being_cast: bool = False
+) -> Evaluation:
     """The requirement's check. Every part that has an evaluator is asked; one that has none never
-    holds by default: when nothing else fails, the check cannot tell (holds None) and says why."""
+    holds by default: when nothing else fails, the check cannot tell (holds None) and says why.
+    ``being_cast``: the source is a spell being cast, already on the stack as its costs are paid and
+    its targets chosen (601.2a), so it pays no cost and is no target of its own."""
     rules = graph.rules
     node = rules.node(requirement)
     label = node.first(_LABEL) or rules.label(requirement)
@@ -72,7 +76,7 @@ def evaluate(graph: GameGraph, requirement: str, player: str, source: GameObject
     missing_waivers = unmodelled([p for p in node.values if local_name(p).startswith("waivedBy")], "verdicts")
     subject = node.first(V.appliesTo) or V.GameState
     if subject in (V.CostObject, V.TargetObject, V.CountedObject):
-        evaluation = _cost_object(graph, label, parts, cites, player, source, requirement)
+        evaluation = _cost_object(graph, label, parts, cites, player, source, requirement, being_cast)
         if subject != V.CostObject:
             evaluation.candidates = []  # legal targets are named in the check, not paid with
     else:
@@ -158,14 +162,17 @@ def _cost_object(
     player: str,
     source: GameObject | None,
     requirement: str,
+    being_cast: bool = False,
 ) -> Evaluation:
     situation = graph.situation
     # Any object may be chosen, the one whose ability it is included (a creature may sacrifice
     # itself to its own "Sacrifice a creature", 701.21a; a target may be the object itself, 115.1),
     # unless the requirement asks for another one.
     node = graph.rules.node(requirement)
-    count = int(node.first(V.objectCount) or 1)
-    pool = [o for o in situation.objects if o is not source or node.first(V.requiresOther) is not True]
+    given = node.first(V.objectCount)
+    count = 1 if given is None else int(given)  # "Exile X cards": X may be 0 (107.3)
+    itself = not being_cast and node.first(V.requiresOther) is not True
+    pool = [o for o in situation.objects if o is not source or itself]
     # Each object is asked part by part until one fails (a card in a hand fails "on the battlefield"
     # at once); every part is asked only to explain why too few qualify.
     parts = sorted(parts, key=lambda part: part[0].order)  # the zone (order 10) first

@@ -1,0 +1,179 @@
+"""Alternative costs and the casts other abilities open, over every such card of the imported pool:
+evoke, dash, blitz, warp, overload and cleave from the hand; morph, megamorph and disguise face down
+for {3}; a foretold card and a plotted card from exile. Each card gets a yes where its rule allows it
+and a no where it does not, with the cost its own Oracle text gives."""
+
+from __future__ import annotations
+
+from mtgkb.reasoning.actions.questions import can_cast
+
+_FROM_HAND = ("evoke", "dash", "blitz", "warp", "overload", "cleave")
+
+
+def _cards_with(kb, mechanic: str) -> list[tuple[str, str]]:
+    rows = kb.select(
+        "SELECT DISTINCT ?name ?cost WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
+        f"?a mtgkb:instantiates mechanic:{mechanic} ; mtgkb:abilityCost ?cost }} ORDER BY ?name"
+    )
+    return [(row["name"], row["cost"]) for row in rows]
+
+
+def _unread(kb, mechanic: str) -> set[str]:
+    """The cards whose ability of this mechanic has a cost part no phrase reads ("Exile a land you
+    control"): their verdicts cannot tell."""
+    rows = kb.select(
+        "SELECT DISTINCT ?name WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
+        f"?a mtgkb:instantiates mechanic:{mechanic} ; mtgkb:unmodelledPart ?part }}"
+    )
+    return {row["name"] for row in rows}
+
+
+def _game(step: str, zone: str, card: object, turn: str = "me") -> dict:
+    game = {"turn": turn, "step": step, "players": {"me": {zone: [card]}, "opp": {}}}
+    return game | ({"priority": "me"} if turn == "opp" else {})
+
+
+def _mana_only(cost: str) -> bool:  # a foretell cost is mana, or cannot tell
+    return cost.startswith("{") and cost.endswith("}") and "," not in cost
+
+
+def test_each_alternative_cost_casts_from_the_hand_and_nowhere_else(pool_kb) -> None:
+    """Evoke, dash, blitz, warp, overload, cleave: from my hand in my main phase for the ability's
+    cost, a Mountain beside it for a cost that discards a card, 20 life for one that pays life (a
+    cost part no phrase reads cannot tell); from my graveyard, no."""
+    problems, count = [], 0
+    for mechanic in _FROM_HAND:
+        cards, unread = _cards_with(pool_kb, mechanic), _unread(pool_kb, mechanic)
+        assert len(cards) >= 10, (mechanic, len(cards))
+        for name, cost in cards:
+            count += 1
+            game = {
+                "turn": "me",
+                "step": "precombat-main",
+                "players": {"me": {"hand": [name, "Mountain"]}, "opp": {}},
+            }
+            verdict = can_cast(pool_kb, game, name, mechanic, "me")
+            expected = None if name in unread else True
+            if verdict.answer is not expected or (expected and verdict.cost != cost):
+                problems.append(f"{mechanic} {name} ({cost}) from hand: {verdict.answer} {verdict.cost}")
+            late = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, mechanic, "me")
+            if late.answer is not False:
+                problems.append(f"{mechanic} {name} from the graveyard: {late.answer}")
+    print(f"\nalternative costs from the hand: {count} cards, {2 * count} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_morph_megamorph_and_disguise_card_is_cast_face_down_for_three(pool_kb) -> None:
+    """Face down (702.37c, 702.168b) the spell is a 2/2 creature with no text, whatever the card:
+    {3} in my main phase; never in the opponent's end step, flash or not (708.2)."""
+    problems, count = [], 0
+    for mechanic in ("morph", "megamorph", "disguise"):
+        for name, _ in _cards_with(pool_kb, mechanic):
+            count += 1
+            now = can_cast(pool_kb, _game("precombat-main", "hand", name), name, "face down", "me")
+            if (now.answer, now.cost) != (True, "{3}"):
+                problems.append(f"{name} face down in my main phase: {now.answer} {now.cost}")
+            late = can_cast(pool_kb, _game("end", "hand", name, "opp"), name, "face down", "me")
+            if late.answer is not False:
+                problems.append(f"{name} face down in the opponent's end step: {late.answer}")
+    assert count > 200, count
+    print(f"\nface down: {count} cards, {2 * count} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_foretell_card_is_cast_from_exile_on_a_later_turn(pool_kb) -> None:
+    """A foretold card (702.143a): for its foretell cost from exile once foretold on an earlier turn,
+    in my main phase; foretold this turn, not yet."""
+    cards = _cards_with(pool_kb, "foretell")
+    assert len(cards) > 40, len(cards)
+    problems = []
+    for name, cost in cards:
+        earlier = {"card": name, "foretold": True}
+        verdict = can_cast(pool_kb, _game("precombat-main", "exile", earlier), name, None, "me")
+        expected = True if _mana_only(cost) else None
+        if verdict.answer is not expected or (expected and verdict.cost != cost):
+            problems.append(f"{name} ({cost}) foretold earlier: {verdict.answer} {verdict.cost}")
+        today = {"card": name, "foretold": "this turn"}
+        if can_cast(pool_kb, _game("precombat-main", "exile", today), name, None, "me").answer is not False:
+            problems.append(f"{name} foretold this turn: not a no")
+    print(f"\nforetell: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_plot_card_is_cast_free_from_exile_at_sorcery_speed(pool_kb) -> None:
+    """A plotted card (702.170d): free, from exile, in my main phase with an empty stack, whatever
+    its type; in my combat, no."""
+    cards = _cards_with(pool_kb, "plot")
+    assert len(cards) > 25, len(cards)
+    problems = []
+    for name, _ in cards:
+        plotted = {"card": name, "plotted": True}
+        now = can_cast(pool_kb, _game("postcombat-main", "exile", plotted), name, None, "me")
+        if (now.answer, now.cost) != (True, "{0}"):
+            problems.append(f"{name} plotted, main phase: {now.answer} {now.cost}")
+        combat = can_cast(pool_kb, _game("declare-attackers", "exile", plotted), name, None, "me")
+        if combat.answer is not False:
+            problems.append(f"{name} plotted, in combat: {combat.answer}")
+    print(f"\nplot: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_escape_card_is_cast_from_the_graveyard_with_other_cards_to_exile(pool_kb) -> None:
+    """Escape (702.138a): from my graveyard in my main phase for the escape cost, whose "Exile N
+    other cards from your graveyard" is read from the card's own text and counted: yes with ten
+    other cards there, no with one when the cost exiles cards; from my hand, no."""
+    cards, unread = _cards_with(pool_kb, "escape"), _unread(pool_kb, "escape")
+    assert len(cards) > 25, len(cards)
+    problems = []
+    for name, cost in cards:
+        few = "Exile" not in cost
+        for others, expected in ((["Island"] * 10, True), (["Island"], few)):
+            expected = None if name in unread and expected else expected
+            me = {"graveyard": [name, *others]}
+            game = {"turn": "me", "step": "precombat-main", "players": {"me": me, "opp": {}}}
+            verdict = can_cast(pool_kb, game, name, "escape", "me")
+            if verdict.answer is not expected:
+                failing = [c.because for c in verdict.checks if c.holds is not True][:1]
+                problems.append(f"{name} ({cost}) with {len(others)} other cards: {verdict.answer} {failing}")
+        if can_cast(pool_kb, _game("precombat-main", "hand", name), name, "escape", "me").answer is not False:
+            problems.append(f"{name} escaping from the hand: not a no")
+    print(f"\nescape: {len(cards)} cards, {3 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_disturb_card_is_cast_back_face_up_from_the_graveyard(pool_kb) -> None:
+    """Disturb (702.146a, 712.8c): from my graveyard, as its back face, for the disturb cost, in my
+    main phase; from my hand, no."""
+    cards = _cards_with(pool_kb, "disturb")
+    assert len(cards) > 20, len(cards)
+    problems = []
+    for name, cost in cards:
+        verdict = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, "disturb", "me")
+        if (verdict.answer, verdict.cost) != (True, cost) or verdict.face in (None, name):
+            problems.append(
+                f"{name} ({cost}) from the graveyard: {verdict.answer} {verdict.cost} {verdict.face}"
+            )
+        if (
+            can_cast(pool_kb, _game("precombat-main", "hand", name), name, "disturb", "me").answer
+            is not False
+        ):
+            problems.append(f"{name} disturbed from the hand: not a no")
+    print(f"\ndisturb: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_bestow_card_needs_a_creature_to_enchant(pool_kb) -> None:
+    """Bestow (702.103a, 303.4a): from my hand for the bestow cost, as an Aura spell that must
+    target a creature: yes with the opponent's Grizzly Bears on the battlefield, no with none."""
+    cards = _cards_with(pool_kb, "bestow")
+    assert len(cards) > 30, len(cards)
+    problems = []
+    for name, cost in cards:
+        for creatures, expected in ((["Grizzly Bears"], True), ([], False)):
+            players = {"me": {"hand": [name]}, "opp": {"battlefield": creatures}}
+            game = {"turn": "me", "step": "precombat-main", "players": players}
+            verdict = can_cast(pool_kb, game, name, "bestow", "me")
+            if verdict.answer is not expected or (expected and verdict.cost != cost):
+                problems.append(f"{name} ({cost}) with {creatures}: {verdict.answer} {verdict.cost}")
+    print(f"\nbestow: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
