@@ -52,7 +52,7 @@ _CAST_FAMILIES: dict[str, tuple[str, dict]] = {
     "foretell": ("exile", {"foretold": True}),
     "plot": ("exile", {"plotted": True}),
     "suspend": ("exile", {"suspended": True, "counters": {"time": 1}}),
-    "madness": ("exile", {}),
+    "madness": ("exile", {"madness": True}),
     **dict.fromkeys(
         (
             "adventure",
@@ -101,10 +101,11 @@ def cast_family(text: str, layout: str) -> str | None:
         return "adventure"
     if "Aftermath" in text:
         return "aftermath"
-    match = _CAST_KEYWORD.search(re.sub(r"\([^()]*\)", "", text))
+    plain = re.sub(r"\([^()]*\)", "", text)  # reminder text: cascade's says "without paying"
+    match = _CAST_KEYWORD.search(plain)
     if match:
         return match.group(1).lower()
-    if _RATHER_THAN.search(text):
+    if _RATHER_THAN.search(plain):
         return "alternative"
     return None
 

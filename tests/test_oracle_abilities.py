@@ -168,7 +168,27 @@ def test_a_keyword_line_gives_every_keyword_modelled() -> None:
     assert [a.mechanic for a in recognise_abilities("Flash, split second")] == ["flash", "split-second"]
     flashback = recognise_abilities("Flashback {2}{R}")
     assert [(a.mechanic, a.cost) for a in flashback] == [("flashback", "{2}{R}")]
-    assert recognise_abilities("Madness {1}{R}") == []  # not modelled yet: no mechanic node reads it
+    assert recognise_abilities("Miracle {1}{R}") == []  # not modelled yet: no mechanic node reads it
+
+
+def test_a_cost_in_words_is_read_with_its_condition_and_its_mana_first() -> None:
+    """ "rather than pay this spell's mana cost" (118.9) is a phrase of the data: the cost before it is
+    read, "pay {1}" as mana, and a condition is kept to say the verdict cannot tell."""
+    (snuff,) = recognise_abilities(
+        "If you control a Swamp, you may pay 4 life rather than pay this spell's mana cost."
+    )
+    assert (snuff.mechanic, snuff.cost, snuff.offered_if) == (
+        "alternative-cost",
+        "pay 4 life",
+        "you control a Swamp",
+    )
+    (post,) = recognise_abilities(
+        "You may pay {1} and return a basic land you control to its owner's hand"
+        " rather than pay this spell's mana cost."
+    )
+    assert (post.cost, post.offered_if) == ("{1}, return a basic land you control to its owner's hand", None)
+    assert post.label.startswith("{1}, return a basic land")
+    assert recognise_abilities("You may sacrifice a creature rather than draw a card.") == []
 
 
 def test_grants_and_cost_changes_are_read_as_structure() -> None:

@@ -177,3 +177,78 @@ def test_every_bestow_card_needs_a_creature_to_enchant(pool_kb) -> None:
                 problems.append(f"{name} ({cost}) with {creatures}: {verdict.answer} {verdict.cost}")
     print(f"\nbestow: {len(cards)} cards, {2 * len(cards)} verdicts")
     assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_mutate_card_needs_a_non_human_creature_its_owner_owns(pool_kb) -> None:
+    """Mutate (702.140a): from my hand for the mutate cost, targeting a non-Human creature with the
+    same owner: yes onto my Grizzly Bears; no onto my Elite Vanguard (a Human), nor onto the
+    opponent's Grizzly Bears."""
+    cards = _cards_with(pool_kb, "mutate")
+    assert len(cards) > 30, len(cards)
+    problems = []
+    boards = (
+        ({"battlefield": ["Grizzly Bears"]}, {}, True),
+        ({"battlefield": ["Elite Vanguard"]}, {}, False),
+        ({}, {"battlefield": ["Grizzly Bears"]}, False),
+    )
+    for name, cost in cards:
+        for mine, theirs, expected in boards:
+            players = {"me": {"hand": [name], **mine}, "opp": theirs}
+            game = {"turn": "me", "step": "precombat-main", "players": players}
+            verdict = can_cast(pool_kb, game, name, "mutate", "me")
+            if verdict.answer is not expected or (expected and verdict.cost != cost):
+                problems.append(f"{name} ({cost}) with {mine or theirs}: {verdict.answer} {verdict.cost}")
+    print(f"\nmutate: {len(cards)} cards, {3 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_alternative_cost_in_words_is_read_and_paid_from_the_hand(pool_kb) -> None:
+    """A cost the card's text offers "rather than pay this spell's mana cost" (118.9): from my hand
+    in my main phase with nothing else in the game, paying life can be done and returning,
+    discarding, tapping, sacrificing or exiling objects cannot; a condition ("If you control a
+    Swamp") or a part no phrase reads cannot tell. From my graveyard, no."""
+    cards = _cards_with(pool_kb, "alternative-cost")
+    rows = pool_kb.select(
+        "SELECT ?name ?part WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
+        "?a mtgkb:instantiates mechanic:alternative-cost ; mtgkb:unmodelledPart ?part }"
+    )
+    unread: dict[str, set[str]] = {}
+    for row in rows:
+        unread.setdefault(row["name"], set()).add(row["part"].lower())
+    assert len(cards) > 80, len(cards)
+    problems = []
+    for name, cost in cards:
+        parts = [p.strip().lower() for p in cost.replace(" and ", ", ").split(", ")]
+        read = [p for p in parts if p not in unread.get(name, set())]
+        fails = any(not (p.startswith("{") or (p.startswith("pay ") and p.endswith(" life"))) for p in read)
+        expected = False if fails else None if name in unread else True
+        verdict = can_cast(pool_kb, _game("precombat-main", "hand", name), name, "alternative", "me")
+        if verdict.answer is not expected:
+            failing = [c.because for c in verdict.checks if c.holds is not True][:1]
+            problems.append(f"{name} ({cost}): {verdict.answer}, expected {expected} {failing}")
+        late = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, "alternative", "me")
+        if late.answer is not False:
+            problems.append(f"{name} from the graveyard: {late.answer}")
+    print(f"\nalternative costs in words: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+
+
+def test_every_madness_card_is_cast_from_exile_as_its_trigger_resolves(pool_kb) -> None:
+    """Madness (702.35a, 608.2g): discarded into exile, cast for the madness cost while its trigger
+    resolves, whatever the turn and step and whoever holds priority; exiled some other way, no."""
+    cards, unread = _cards_with(pool_kb, "madness"), _unread(pool_kb, "madness")
+    assert len(cards) > 50, len(cards)
+    problems = []
+    for name, cost in cards:
+        for discarded, expected in ((True, None if name in unread else True), (False, False)):
+            exiled = {"card": name, "madness": discarded}
+            game = {
+                "turn": "opp",
+                "step": "declare-blockers",
+                "players": {"me": {"exile": [exiled]}, "opp": {}},
+            }
+            verdict = can_cast(pool_kb, game, name, "madness", "me")
+            if verdict.answer is not expected or (expected and verdict.cost != cost):
+                problems.append(f"{name} ({cost}) madness {discarded}: {verdict.answer} {verdict.cost}")
+    print(f"\nmadness: {len(cards)} cards, {2 * len(cards)} verdicts")
+    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])

@@ -351,7 +351,8 @@ def _write_keyword(
         add(node, V.abilityCost, literal(ability.cost))
         # "Escape—{R}{R}, Exile five other cards from your graveyard": the parts beyond its mana.
         reading = read_keyword_cost(ability.cost, card_name)
-        _write_cost_reading(add, node, reading.requirements, reading.unmodelled, reading.numbered)
+        unread = (*reading.unmodelled, *([f"If {ability.offered_if}"] if ability.offered_if else []))
+        _write_cost_reading(add, node, reading.requirements, unread, reading.numbered)
     if ability.partner_text is not None:
         add(node, V.partnerText, literal(ability.partner_text))
     if ability.partner_with_name is not None:

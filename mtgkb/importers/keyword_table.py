@@ -3,9 +3,10 @@
 
 A plain keyword stands alone or in a comma-separated keyword line ("Flash", "Split second"); a cost
 keyword is followed by its cost ("Ninjutsu {1}{U}"); a condition keyword by a dash and a condition
-("Companion—[Condition]."). Whether a cost keyword is an activated ability
-(and so may be named by "... abilities you activate cost {1} less") comes from its mechanic's
-``mtgkb:actionKind``.
+("Companion—[Condition]."); a cost in words is a phrase ending a sentence that names the cost ("You
+may discard a Plains card rather than pay this spell's mana cost."). Whether a cost keyword is an
+activated ability (and so may be named by "... abilities you activate cost {1} less") comes from
+its mechanic's ``mtgkb:actionKind``.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ class KeywordTable:
     plain: dict[str, str]  # keyword, lower case -> mechanic slug
     cost: dict[str, str]  # keyword, lower case -> mechanic slug
     condition: dict[str, str]  # keyword, lower case -> mechanic slug
+    in_words: dict[str, str]  # phrase, lower case -> mechanic slug ("rather than pay ...")
     activated: frozenset[str]  # lower-case cost keywords whose mechanic is an activated ability
     labels: dict[str, str]  # mechanic slug -> keyword as printed ("Commander ninjutsu")
 
     @property
     def words(self) -> tuple[str, ...]:
         """Lower-case keywords, for the cheap "does this text mention any of them" test."""
-        return tuple(sorted({*self.plain, *self.cost, *self.condition}))
+        return tuple(sorted({*self.plain, *self.cost, *self.condition, *self.in_words}))
 
 
 def keyword_table(root: Path | None = None) -> KeywordTable:
@@ -68,7 +70,7 @@ def _table(root: Path) -> KeywordTable:
                 form[slug] = triple.object.value
             elif predicate == V.actionKind:
                 kind[slug] = triple.object.value
-    plain, cost, condition, activated, labels = {}, {}, {}, set(), {}
+    plain, cost, condition, in_words, activated, labels = {}, {}, {}, {}, set(), {}
     for slug, printed in keywords.items():
         # A mechanic with an older wording too ("Friends forever") is labelled by its full keyword.
         labels[slug] = max(printed, key=len)
@@ -81,4 +83,6 @@ def _table(root: Path) -> KeywordTable:
                     activated.add(word.lower())
             elif form.get(slug) == V.ConditionKeyword:
                 condition[word.lower()] = slug
-    return KeywordTable(plain, cost, condition, frozenset(activated), labels)
+            elif form.get(slug) == V.CostInWordsKeyword:
+                in_words[word.lower()] = slug
+    return KeywordTable(plain, cost, condition, in_words, frozenset(activated), labels)

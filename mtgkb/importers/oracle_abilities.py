@@ -122,6 +122,9 @@ class RecognisedAbility:
     change_less: bool = True  # a reduction (True) or an increase (False)
     count: str | None = None  # the number printed with the keyword: "4" in "Suspend 4—{1}{U}"
     condition: str | None = None  # what a condition keyword asks: companion's deck-building condition
+    in_words: bool = False  # a cost in words: "You may discard a Plains card rather than pay ..."
+    # A cost in words may be offered only "If you control a Plains": a condition no phrase reads.
+    offered_if: str | None = None
 
     @property
     def key(self) -> tuple[str, str | None, str | None, str | None, str | None, bool]:
@@ -155,6 +158,8 @@ class RecognisedAbility:
             return f"{keyword} {self.partner_with_name}"
         if self.condition is not None:
             return f"{keyword}—{self.condition}"
+        if self.in_words and self.cost is not None:
+            return f"{self.cost[:1].upper()}{self.cost[1:]} rather than pay its mana cost"
         if self.cost is None:
             return keyword
         if self.count is not None:
@@ -240,7 +245,7 @@ def _read_body(body: str, line: str, name: str | None, table: KeywordTable) -> R
         if known is not None:
             return RecognisedAbility(f"partner-{slugify(known)}", partner_text=known, text=line)
         return RecognisedAbility("partner-text", partner_text=text, text=line)
-    ability = _read_keyword(body, line, table)
+    ability = _read_keyword(body, line, table) or _read_cost_in_words(body, line, table)
     if ability is not None:
         return ability
     _cost, grant, change = _patterns(table)
@@ -272,6 +277,34 @@ def _read_body(body: str, line: str, name: str | None, table: KeywordTable) -> R
             grant_yours=bool(grantee),
         )
     return None
+
+
+# "If you control a Plains, you may tap an untapped creature you control rather than pay ...".
+_COST_IN_WORDS = re.compile(
+    r"^(?:if (?P<condition>[^,]+), )?you may (?P<cost>.+?) (?P<phrase>rather than .+?)\.?$", re.I
+)
+
+
+def _read_cost_in_words(body: str, line: str, table: KeywordTable) -> RecognisedAbility | None:
+    """An alternative cost a sentence names: its cost, and the condition it is offered on."""
+    match = _COST_IN_WORDS.match(body)
+    slug = table.in_words.get(match.group("phrase").lower()) if match else None
+    if match is None or slug is None:
+        return None
+    cost, condition = _mana_first(match.group("cost")), match.group("condition")
+    return RecognisedAbility(slug, cost=cost, text=line, in_words=True, offered_if=condition)
+
+
+_PAY_MANA = re.compile(rf"^pay (?P<mana>{_MANA})$", re.IGNORECASE)
+
+
+def _mana_first(cost: str) -> str:
+    """ "pay {1} and return a basic land you control to its owner's hand" as a cost is printed:
+    "{1}, return a basic land you control to its owner's hand", its mana first."""
+    parts = re.split(r",\s*(?:and\s+)?|\s+and\s+", cost)
+    mana = [m.group("mana") for m in map(_PAY_MANA.match, parts) if m]
+    rest = [p for p in parts if not _PAY_MANA.match(p)]
+    return ", ".join(["".join(mana), *rest]) if mana else cost
 
 
 def _read_keyword(part: str, line: str, table: KeywordTable) -> RecognisedAbility | None:

@@ -335,4 +335,6 @@ def exiled_as(state: dict) -> list[str]:
         found.append("suspended")
     if state.get("on_adventure"):
         found.append("on an adventure")
+    if state.get("madness"):
+        found.append("discarded with madness")
     return found

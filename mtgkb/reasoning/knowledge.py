@@ -80,11 +80,14 @@ class RulesData:
     def state_actions(self, state: str) -> list[Node]:
         """The mechanics an object may use by how it came to be where it is, no ability of its card's:
         those with a requirement on ``state`` (requiresFaceDownAs: manifest, cloak; requiresExiledAs:
-        a plotted card, an adventurer card in exile), less those an ability opens (mtgkb:enabledBy)."""
+        a plotted card, an adventurer card in exile), less those an ability opens (mtgkb:enabledBy) or
+        is (a keyword)."""
         return [
             n
             for n in self.of_type(V.Mechanic)
-            if not n.terms(V.enabledBy) and any(self.node(r).terms(state) for r in n.all(V.hasRequirement))
+            if not n.terms(V.enabledBy)
+            and not n.terms(V.keyword)  # a keyword's way comes with the card's ability (madness)
+            and any(self.node(r).terms(state) for r in n.all(V.hasRequirement))
         ]
 
     def enabled_by(self, mechanic: str) -> list[Node]:

@@ -96,14 +96,15 @@ def _layout_states(kb: KnowledgeBase, obj: GameObject, state: str) -> tuple[set[
 #: up; "other": by an effect that gives no way to turn it up.
 FACE_DOWN_KINDS = ("morph", "megamorph", "disguise", "manifest", "cloak", "other")
 
-#: What a card in exile may say of how it got there (702.143, 702.170, 702.62, 715.3d).
-EXILE_FIELDS = {"card", "id", "foretold", "plotted", "suspended", "on_adventure", "counters"}
+#: What a card in exile may say of how it got there (702.143, 702.170, 702.62, 715.3d, 702.35a).
+EXILE_FIELDS = {"card", "id", "foretold", "plotted", "suspended", "on_adventure", "madness", "counters"}
 
 
 def read_exile_state(item: Any, where: str) -> dict[str, Any]:
-    """``foretold`` and ``plotted`` (true: on an earlier turn, or "this turn"), ``suspended`` and
-    ``on_adventure`` (true or false) and ``counters`` ({"time": 3}) of a card in exile (the other
-    zones' cards allow none of these fields)."""
+    """``foretold`` and ``plotted`` (true: on an earlier turn, or "this turn"), ``suspended``,
+    ``on_adventure`` and ``madness`` (true or false; madness: discarded and exiled by its madness, its
+    trigger resolving) and ``counters`` ({"time": 3}) of a card in exile (the other zones' cards
+    allow none of these fields)."""
     if not isinstance(item, dict):
         return {}
     state: dict[str, Any] = {}
@@ -112,7 +113,7 @@ def read_exile_state(item: Any, where: str) -> dict[str, Any]:
             if item[name] not in (True, False, "this turn"):
                 raise SituationError(f"{where}.{name}", 'true (on an earlier turn), false, or "this turn"')
             state[name] = item[name]
-    for name in ("suspended", "on_adventure"):
+    for name in ("suspended", "on_adventure", "madness"):
         if name in item:
             if not isinstance(item[name], bool):
                 raise SituationError(f"{where}.{name}", "true or false")

@@ -310,9 +310,7 @@ def _unmodelled_parts(context: Context, ability: Node | None, cast: bool = False
         return []
     what = "; ".join(f"“{p}”" for p in parts)
     if cast:
-        because = (
-            f"cannot tell: paying {what} is not modelled here, so whether the cost can be paid is not known"
-        )
+        because = f"cannot tell: {what} is not modelled here, so whether it may be cast this way is not known"
         paying = _PAYING[V.Cast]
         return [
             Check(
