@@ -51,7 +51,7 @@ _CAST_FAMILIES: dict[str, tuple[str, dict]] = {
     ),
     "foretell": ("exile", {"foretold": True}),
     "plot": ("exile", {"plotted": True}),
-    "suspend": ("exile", {"suspended": True, "counters": {"time": 1}}),
+    "suspend": ("exile", {"suspended": True, "counters": {"time": 0}}),
     "madness": ("exile", {"madness": True}),
     **dict.fromkeys(
         (

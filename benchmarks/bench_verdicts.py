@@ -92,6 +92,29 @@ def _has_pool(mtgkb: str) -> bool:
     return done.returncode == 0
 
 
+#: Cards with other ways to be cast (issue 22): every way from the card's zone is tried and listed.
+CASTS = {
+    "turn": "me",
+    "step": "precombat-main",
+    "players": {
+        "me": {
+            "hand": ["Exalted Angel", "Daze", "Island"],
+            "graveyard": [
+                "Uro, Titan of Nature's Wrath",
+                "Deep Analysis",
+                "Opt",
+                "Ponder",
+                "Forest",
+                "Swamp",
+            ],
+            "exile": [{"card": "Demon Bolt", "foretold": True}],
+            "battlefield": ["Island", "Forest"],
+        },
+        "opp": {"battlefield": ["Grizzly Bears"]},
+    },
+}
+
+
 def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
     runs = runs or (QUICK_RUNS if quick else RUNS)
     mtgkb = mtgkb_with_store()
@@ -100,6 +123,8 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
         situation.write_text(json.dumps(COMBAT), encoding="utf-8")
         board = Path(folder) / "board.json"
         board.write_text(json.dumps(BOARD), encoding="utf-8")
+        casts = Path(folder) / "casts.json"
+        casts.write_text(json.dumps(CASTS), encoding="utf-8")
         commands = {
             "mtgkb can-activate (ninjutsu)": (
                 [mtgkb, "can-activate", "Ninja of the Deep Hours", "-s", str(situation)],
@@ -124,6 +149,14 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
                 ),
                 "mtgkb can-activate (abilities of Jace, full pool)": (
                     [mtgkb, "can-activate", "Jace, the Mind Sculptor", "-s", str(board)],
+                    1.5,
+                ),
+                "mtgkb can-cast (escape from the graveyard, full pool)": (
+                    [mtgkb, "can-cast", "Uro, Titan of Nature's Wrath", "-s", str(casts)],
+                    1.5,
+                ),
+                "mtgkb can-cast (face down or normally, full pool)": (
+                    [mtgkb, "can-cast", "Exalted Angel", "-s", str(casts)],
                     1.5,
                 ),
                 "mtgkb options (7 in hand, 10 permanents a side)": (

@@ -333,6 +333,9 @@ def exiled_as(state: dict) -> list[str]:
             found.append(f"{name} this turn")
     if state.get("suspended"):
         found.append("suspended")
+        # Counters not given are none: its upkeep trigger has taken the last one (702.62a).
+        if not state.get("counters", {}).get("time"):
+            found.append("suspended, its last time counter removed")
     if state.get("on_adventure"):
         found.append("on an adventure")
     if state.get("madness"):
