@@ -4,15 +4,9 @@ cards, run through the same situations, with the cost each card's own Oracle tex
 
 from __future__ import annotations
 
+from pool_cards import cards_with, report, unread_parts
+
 from mtgkb.reasoning.actions.questions import can_activate, can_cast, options
-
-
-def _cards_with(kb, mechanic: str) -> list[tuple[str, str]]:
-    rows = kb.select(
-        "SELECT DISTINCT ?name ?cost WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
-        f"?a mtgkb:instantiates mechanic:{mechanic} ; mtgkb:abilityCost ?cost }} ORDER BY ?name"
-    )
-    return [(row["name"], row["cost"]) for row in rows]
 
 
 def _combat(step: str, card: str, zone: str = "hand", blocked: bool | None = False, turn: str = "me") -> dict:
@@ -26,13 +20,13 @@ def _combat(step: str, card: str, zone: str = "hand", blocked: bool | None = Fal
 
 
 def test_the_pool_has_the_cards_the_samples_need(pool_kb) -> None:
-    assert len(_cards_with(pool_kb, "ninjutsu")) >= 30
-    assert len(_cards_with(pool_kb, "sneak")) >= 10
-    assert len(_cards_with(pool_kb, "web-slinging")) >= 5
+    assert len(cards_with(pool_kb, "ninjutsu")) >= 30
+    assert len(cards_with(pool_kb, "sneak")) >= 10
+    assert len(cards_with(pool_kb, "web-slinging")) >= 5
 
 
 def test_every_imported_ninjutsu_card_works_like_the_starter_ninja(pool_kb) -> None:
-    for name, cost in _cards_with(pool_kb, "ninjutsu"):
+    for name, cost in cards_with(pool_kb, "ninjutsu"):
         if "{" not in cost or "," in cost:
             continue  # a cost with more than mana, e.g. "{B}, Discard a card"
         yes = can_activate(pool_kb, _combat("declare-blockers", name), name, "ninjutsu")
@@ -46,7 +40,7 @@ def test_every_imported_ninjutsu_card_works_like_the_starter_ninja(pool_kb) -> N
 
 
 def test_every_imported_sneak_card_works_only_in_your_declare_blockers_step(pool_kb) -> None:
-    for name, cost in _cards_with(pool_kb, "sneak"):
+    for name, cost in cards_with(pool_kb, "sneak"):
         yes = can_cast(pool_kb, _combat("declare-blockers", name), name, "sneak")
         assert (yes.answer, yes.via, yes.cost) == (True, "sneak", cost), name
         later = can_cast(pool_kb, _combat("combat-damage", name), name, "sneak")
@@ -56,7 +50,7 @@ def test_every_imported_sneak_card_works_only_in_your_declare_blockers_step(pool
 
 
 def test_every_imported_web_slinging_card_keeps_its_normal_timing(pool_kb) -> None:
-    for name, cost in _cards_with(pool_kb, "web-slinging"):
+    for name, cost in cards_with(pool_kb, "web-slinging"):
         main = {
             "turn": "me",
             "step": "precombat-main",
@@ -103,7 +97,7 @@ def test_an_imported_split_second_spell_stops_ninjutsu(pool_kb) -> None:
 
 
 def test_options_on_the_pool_lists_each_ninja_in_hand(pool_kb) -> None:
-    ninjas = [name for name, cost in _cards_with(pool_kb, "ninjutsu") if "," not in cost][:6]
+    ninjas = [name for name, cost in cards_with(pool_kb, "ninjutsu") if "," not in cost][:6]
     situation = _combat("declare-blockers", ninjas[0])
     situation["players"]["me"]["hand"] = ninjas
     verdict = options(pool_kb, situation)
@@ -118,14 +112,8 @@ def test_every_imported_flashback_card_is_cast_from_its_owners_graveyard_in_its_
     life or X objects can be done, sacrificing, tapping, discarding or exiling one or more cannot,
     and a part no phrase reads cannot be told. The normal cast from the graveyard is no, and the
     verdict without --via is flashback's."""
-    cards = _cards_with(pool_kb, "flashback")
-    unread = {
-        row["name"]
-        for row in pool_kb.select(
-            "SELECT DISTINCT ?name WHERE { ?c mtgkb:name ?name ; mtgkb:hasAbility ?a . "
-            "?a mtgkb:instantiates mechanic:flashback ; mtgkb:unmodelledPart ?part }"
-        )
-    }
+    cards = cards_with(pool_kb, "flashback")
+    unread = unread_parts(pool_kb, "flashback")
     assert len(cards) > 150, len(cards)
     problems = []
     for name, cost in cards:
@@ -152,8 +140,7 @@ def test_every_imported_flashback_card_is_cast_from_its_owners_graveyard_in_its_
             problems.append(f"{name} ({cost}) on the opponent's end step: {later.answer}")
         if can_cast(pool_kb, theirs, name, "flashback", "me").answer is not False:
             problems.append(f"{name} in the opponent's graveyard: not a no")
-    print(f"\nflashback: {len(cards)} cards, {3 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("flashback", len(cards), 3 * len(cards), problems)
 
 
 def _types(kb, name: str) -> list[str]:
@@ -190,5 +177,4 @@ def test_every_jump_start_and_retrace_card_is_cast_from_the_graveyard_with_a_dis
                     expected and (verdict.cost, paid) != (row["cost"], hand)
                 ):
                     problems.append(f"{name} with {hand}: {verdict.answer} {verdict.cost} {paid}")
-    print(f"\njump-start and retrace: {count} cards, {3 * count} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("jump-start and retrace", count, 3 * count, problems)

@@ -5,27 +5,11 @@ and a no where it does not, with the cost its own Oracle text gives."""
 
 from __future__ import annotations
 
+from pool_cards import cards_with, report, unread_parts
+
 from mtgkb.reasoning.actions.questions import can_cast
 
 _FROM_HAND = ("evoke", "dash", "blitz", "warp", "overload", "cleave", "impending")
-
-
-def _cards_with(kb, mechanic: str) -> list[tuple[str, str]]:
-    rows = kb.select(
-        "SELECT DISTINCT ?name ?cost WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
-        f"?a mtgkb:instantiates mechanic:{mechanic} ; mtgkb:abilityCost ?cost }} ORDER BY ?name"
-    )
-    return [(row["name"], row["cost"]) for row in rows]
-
-
-def _unread(kb, mechanic: str) -> set[str]:
-    """The cards whose ability of this mechanic has a cost part no phrase reads ("Exile a land you
-    control"): their verdicts cannot tell."""
-    rows = kb.select(
-        "SELECT DISTINCT ?name WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
-        f"?a mtgkb:instantiates mechanic:{mechanic} ; mtgkb:unmodelledPart ?part }}"
-    )
-    return {row["name"] for row in rows}
 
 
 def _game(step: str, zone: str, card: object, turn: str = "me") -> dict:
@@ -43,7 +27,7 @@ def test_each_alternative_cost_casts_from_the_hand_and_nowhere_else(pool_kb) -> 
     life (a cost part no phrase reads cannot tell); from my graveyard, no."""
     problems, count = [], 0
     for mechanic in _FROM_HAND:
-        cards, unread = _cards_with(pool_kb, mechanic), _unread(pool_kb, mechanic)
+        cards, unread = cards_with(pool_kb, mechanic), unread_parts(pool_kb, mechanic)
         assert len(cards) >= 5, (mechanic, len(cards))  # impending: 5 cards
         for name, cost in cards:
             count += 1
@@ -59,8 +43,7 @@ def test_each_alternative_cost_casts_from_the_hand_and_nowhere_else(pool_kb) -> 
             late = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, mechanic, "me")
             if late.answer is not False:
                 problems.append(f"{mechanic} {name} from the graveyard: {late.answer}")
-    print(f"\nalternative costs from the hand: {count} cards, {2 * count} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("alternative costs from the hand", count, 2 * count, problems)
 
 
 def test_every_morph_megamorph_and_disguise_card_is_cast_face_down_for_three(pool_kb) -> None:
@@ -68,7 +51,7 @@ def test_every_morph_megamorph_and_disguise_card_is_cast_face_down_for_three(poo
     {3} in my main phase; never in the opponent's end step, flash or not (708.2)."""
     problems, count = [], 0
     for mechanic in ("morph", "megamorph", "disguise"):
-        for name, _ in _cards_with(pool_kb, mechanic):
+        for name, _ in cards_with(pool_kb, mechanic):
             count += 1
             now = can_cast(pool_kb, _game("precombat-main", "hand", name), name, "face down", "me")
             if (now.answer, now.cost) != (True, "{3}"):
@@ -77,14 +60,13 @@ def test_every_morph_megamorph_and_disguise_card_is_cast_face_down_for_three(poo
             if late.answer is not False:
                 problems.append(f"{name} face down in the opponent's end step: {late.answer}")
     assert count > 200, count
-    print(f"\nface down: {count} cards, {2 * count} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("face down", count, 2 * count, problems)
 
 
 def test_every_foretell_card_is_cast_from_exile_on_a_later_turn(pool_kb) -> None:
     """A foretold card (702.143a): for its foretell cost from exile once foretold on an earlier turn,
     in my main phase; foretold this turn, not yet."""
-    cards = _cards_with(pool_kb, "foretell")
+    cards = cards_with(pool_kb, "foretell")
     assert len(cards) > 40, len(cards)
     problems = []
     for name, cost in cards:
@@ -96,14 +78,13 @@ def test_every_foretell_card_is_cast_from_exile_on_a_later_turn(pool_kb) -> None
         today = {"card": name, "foretold": "this turn"}
         if can_cast(pool_kb, _game("precombat-main", "exile", today), name, None, "me").answer is not False:
             problems.append(f"{name} foretold this turn: not a no")
-    print(f"\nforetell: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("foretell", len(cards), 2 * len(cards), problems)
 
 
 def test_every_plot_card_is_cast_free_from_exile_at_sorcery_speed(pool_kb) -> None:
     """A plotted card (702.170d): free, from exile, in my main phase with an empty stack, whatever
     its type; in my combat, no."""
-    cards = _cards_with(pool_kb, "plot")
+    cards = cards_with(pool_kb, "plot")
     assert len(cards) > 25, len(cards)
     problems = []
     for name, _ in cards:
@@ -114,15 +95,14 @@ def test_every_plot_card_is_cast_free_from_exile_at_sorcery_speed(pool_kb) -> No
         combat = can_cast(pool_kb, _game("declare-attackers", "exile", plotted), name, None, "me")
         if combat.answer is not False:
             problems.append(f"{name} plotted, in combat: {combat.answer}")
-    print(f"\nplot: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("plot", len(cards), 2 * len(cards), problems)
 
 
 def test_every_escape_card_is_cast_from_the_graveyard_with_other_cards_to_exile(pool_kb) -> None:
     """Escape (702.138a): from my graveyard in my main phase for the escape cost, whose "Exile N
     other cards from your graveyard" is read from the card's own text and counted: yes with ten
     other cards there, no with one when the cost exiles cards; from my hand, no."""
-    cards, unread = _cards_with(pool_kb, "escape"), _unread(pool_kb, "escape")
+    cards, unread = cards_with(pool_kb, "escape"), unread_parts(pool_kb, "escape")
     assert len(cards) > 25, len(cards)
     problems = []
     for name, cost in cards:
@@ -137,14 +117,13 @@ def test_every_escape_card_is_cast_from_the_graveyard_with_other_cards_to_exile(
                 problems.append(f"{name} ({cost}) with {len(others)} other cards: {verdict.answer} {failing}")
         if can_cast(pool_kb, _game("precombat-main", "hand", name), name, "escape", "me").answer is not False:
             problems.append(f"{name} escaping from the hand: not a no")
-    print(f"\nescape: {len(cards)} cards, {3 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("escape", len(cards), 3 * len(cards), problems)
 
 
 def test_every_disturb_card_is_cast_back_face_up_from_the_graveyard(pool_kb) -> None:
     """Disturb (702.146a, 712.8c): from my graveyard, as its back face, for the disturb cost, in my
     main phase; from my hand, no."""
-    cards = _cards_with(pool_kb, "disturb")
+    cards = cards_with(pool_kb, "disturb")
     assert len(cards) > 20, len(cards)
     problems = []
     for name, cost in cards:
@@ -158,14 +137,13 @@ def test_every_disturb_card_is_cast_back_face_up_from_the_graveyard(pool_kb) -> 
             is not False
         ):
             problems.append(f"{name} disturbed from the hand: not a no")
-    print(f"\ndisturb: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("disturb", len(cards), 2 * len(cards), problems)
 
 
 def test_every_bestow_card_needs_a_creature_to_enchant(pool_kb) -> None:
     """Bestow (702.103a, 303.4a): from my hand for the bestow cost, as an Aura spell that must
     target a creature: yes with the opponent's Grizzly Bears on the battlefield, no with none."""
-    cards = _cards_with(pool_kb, "bestow")
+    cards = cards_with(pool_kb, "bestow")
     assert len(cards) > 30, len(cards)
     problems = []
     for name, cost in cards:
@@ -175,15 +153,14 @@ def test_every_bestow_card_needs_a_creature_to_enchant(pool_kb) -> None:
             verdict = can_cast(pool_kb, game, name, "bestow", "me")
             if verdict.answer is not expected or (expected and verdict.cost != cost):
                 problems.append(f"{name} ({cost}) with {creatures}: {verdict.answer} {verdict.cost}")
-    print(f"\nbestow: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("bestow", len(cards), 2 * len(cards), problems)
 
 
 def test_every_mutate_card_needs_a_non_human_creature_its_owner_owns(pool_kb) -> None:
     """Mutate (702.140a): from my hand for the mutate cost, targeting a non-Human creature with the
     same owner: yes onto my Grizzly Bears; no onto my Elite Vanguard (a Human), nor onto the
     opponent's Grizzly Bears."""
-    cards = _cards_with(pool_kb, "mutate")
+    cards = cards_with(pool_kb, "mutate")
     assert len(cards) > 30, len(cards)
     problems = []
     boards = (
@@ -198,8 +175,7 @@ def test_every_mutate_card_needs_a_non_human_creature_its_owner_owns(pool_kb) ->
             verdict = can_cast(pool_kb, game, name, "mutate", "me")
             if verdict.answer is not expected or (expected and verdict.cost != cost):
                 problems.append(f"{name} ({cost}) with {mine or theirs}: {verdict.answer} {verdict.cost}")
-    print(f"\nmutate: {len(cards)} cards, {3 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("mutate", len(cards), 3 * len(cards), problems)
 
 
 def test_every_alternative_cost_in_words_is_read_and_paid_from_the_hand(pool_kb) -> None:
@@ -207,14 +183,7 @@ def test_every_alternative_cost_in_words_is_read_and_paid_from_the_hand(pool_kb)
     in my main phase with nothing else in the game, paying life can be done and returning,
     discarding, tapping, sacrificing or exiling objects cannot; a condition ("If you control a
     Swamp") or a part no phrase reads cannot tell. From my graveyard, no."""
-    cards = _cards_with(pool_kb, "alternative-cost")
-    rows = pool_kb.select(
-        "SELECT ?name ?part WHERE { ?card mtgkb:hasAbility ?a ; mtgkb:name ?name . "
-        "?a mtgkb:instantiates mechanic:alternative-cost ; mtgkb:unmodelledPart ?part }"
-    )
-    unread: dict[str, set[str]] = {}
-    for row in rows:
-        unread.setdefault(row["name"], set()).add(row["part"].lower())
+    cards, unread = cards_with(pool_kb, "alternative-cost"), unread_parts(pool_kb, "alternative-cost")
     assert len(cards) > 80, len(cards)
     problems = []
     for name, cost in cards:
@@ -229,14 +198,13 @@ def test_every_alternative_cost_in_words_is_read_and_paid_from_the_hand(pool_kb)
         late = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, "alternative", "me")
         if late.answer is not False:
             problems.append(f"{name} from the graveyard: {late.answer}")
-    print(f"\nalternative costs in words: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("alternative costs in words", len(cards), 2 * len(cards), problems)
 
 
 def test_every_madness_card_is_cast_from_exile_as_its_trigger_resolves(pool_kb) -> None:
     """Madness (702.35a, 608.2g): discarded into exile, cast for the madness cost while its trigger
     resolves, whatever the turn and step and whoever holds priority; exiled some other way, no."""
-    cards, unread = _cards_with(pool_kb, "madness"), _unread(pool_kb, "madness")
+    cards, unread = cards_with(pool_kb, "madness"), unread_parts(pool_kb, "madness")
     assert len(cards) > 50, len(cards)
     problems = []
     for name, cost in cards:
@@ -250,15 +218,14 @@ def test_every_madness_card_is_cast_from_exile_as_its_trigger_resolves(pool_kb) 
             verdict = can_cast(pool_kb, game, name, "madness", "me")
             if verdict.answer is not expected or (expected and verdict.cost != cost):
                 problems.append(f"{name} ({cost}) madness {discarded}: {verdict.answer} {verdict.cost}")
-    print(f"\nmadness: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("madness", len(cards), 2 * len(cards), problems)
 
 
 def test_every_suspend_card_is_cast_free_when_its_last_time_counter_goes(pool_kb) -> None:
     """Suspend's last trigger (702.62a, 608.2g): a suspended card in exile with no time counter left
     is cast without paying its mana cost as the trigger resolves, in my upkeep, with no priority; with
     two counters left, not yet."""
-    cards = _cards_with(pool_kb, "suspend")
+    cards = cards_with(pool_kb, "suspend")
     assert len(cards) > 50, len(cards)
     problems = []
     for name, _ in cards:
@@ -268,5 +235,4 @@ def test_every_suspend_card_is_cast_free_when_its_last_time_counter_goes(pool_kb
             verdict = can_cast(pool_kb, game, name, "suspend", "me")
             if verdict.answer is not expected or (expected and verdict.cost != "{0}"):
                 problems.append(f"{name} with {time} time counters: {verdict.answer} {verdict.cost}")
-    print(f"\nsuspend, cast: {len(cards)} cards, {2 * len(cards)} verdicts")
-    assert not problems, f"{len(problems)}:\n" + "\n".join(problems[:20])
+    report("suspend, cast", len(cards), 2 * len(cards), problems)
