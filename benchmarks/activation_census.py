@@ -87,11 +87,11 @@ _CAST_KEYWORD = re.compile(
     re.MULTILINE,
 )
 # The card's own alternative cost ("You may pay {W} rather than pay this spell's mana cost", "If ...,
-# you may cast this spell without paying its mana cost"), not an effect casting other spells free.
+# you may cast this spell without paying its mana cost"), not an effect casting other cards ("you may
+# cast it without paying its mana cost" of a card Galvanoth reveals, "rather than pay its mana cost"
+# of a spell cast from Bolas's Citadel's library).
 _RATHER_THAN = re.compile(
-    r"rather than pay (?:this spell's|its) mana cost"
-    r"|cast (?:this spell|it|this card) without paying its mana cost",
-    re.IGNORECASE,
+    r"rather than pay this spell's mana cost|cast this spell without paying its mana cost", re.IGNORECASE
 )
 
 

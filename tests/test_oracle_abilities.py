@@ -10,6 +10,8 @@ from card_pool import UNCATEGORISED, expected_slugs, load_subset
 
 from mtgkb.core.type_line import parse_type_line
 from mtgkb.importers.oracle_abilities import recognise_abilities, split_reminder
+from mtgkb.importers.oracle_activated import read_condition
+from mtgkb.kb.vocab import V
 
 
 def _found(record: dict, text_field: str) -> tuple[set[str], set[str]]:
@@ -168,7 +170,7 @@ def test_a_keyword_line_gives_every_keyword_modelled() -> None:
     assert [a.mechanic for a in recognise_abilities("Flash, split second")] == ["flash", "split-second"]
     flashback = recognise_abilities("Flashback {2}{R}")
     assert [(a.mechanic, a.cost) for a in flashback] == [("flashback", "{2}{R}")]
-    assert recognise_abilities("Miracle {1}{R}") == []  # not modelled yet: no mechanic node reads it
+    assert recognise_abilities("Echo {1}{R}") == []  # not modelled yet: no mechanic node reads it
 
 
 def test_a_cost_in_words_is_read_with_its_condition_and_its_mana_first() -> None:
@@ -189,6 +191,39 @@ def test_a_cost_in_words_is_read_with_its_condition_and_its_mana_first() -> None
     assert (post.cost, post.offered_if) == ("{1}, return a basic land you control to its owner's hand", None)
     assert post.label.startswith("{1}, return a basic land")
     assert recognise_abilities("You may sacrifice a creature rather than draw a card.") == []
+
+
+def test_a_free_cast_in_words_costs_nothing_and_its_condition_is_read_clause_by_clause() -> None:
+    """ "you may cast this spell without paying its mana cost" is the same alternative cost with no
+    mana (118.9); its condition is read by the restriction phrases, one clause each, and a clause
+    they do not read leaves the whole condition unread (the verdict cannot tell)."""
+    (legate,) = recognise_abilities(
+        "If an opponent controls a Forest and you control an Island, you may cast this spell without"
+        " paying its mana cost."
+    )
+    assert (legate.mechanic, legate.cost) == ("alternative-cost", "{0}")
+    reading = read_condition(legate.offered_if)
+    texts = [m.text for m in reading.numbered]
+    assert texts == ["if an opponent controls a Forest", "if you control an Island"]
+    assert reading.unmodelled == ()
+    (commander,) = read_condition("you control a commander").numbered
+    assert commander.facts == ((V.requiresCommander, "true", False),)
+    unread = read_condition("you control a Swamp and you've cast another white spell this turn")
+    assert unread.unmodelled == ("If you control a Swamp and you've cast another white spell this turn",)
+    assert recognise_abilities("You may cast it without paying its mana cost.") == []  # another card
+
+
+def test_a_sentence_after_a_cost_keyword_is_kept_unread_not_dropped_with_the_keyword() -> None:
+    """ "Flashback {8}{G}{G}. This spell costs {X} less ..." has flashback, changed by a sentence no
+    phrase reads: the ability is found, and the sentence kept so that its verdicts cannot tell."""
+    line = (
+        "Flashback {8}{G}{G}. This spell costs {X} less to cast this way, where X is the greatest mana"
+        " value among commanders you control."
+    )
+    (visions,) = recognise_abilities(line)
+    assert (visions.mechanic, visions.cost) == ("flashback", "{8}{G}{G}")
+    assert visions.trailing is not None and visions.trailing.startswith("This spell costs {X} less")
+    assert recognise_abilities("Flying. This spell can't be countered.") == []
 
 
 def test_grants_and_cost_changes_are_read_as_structure() -> None:

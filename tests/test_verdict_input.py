@@ -84,6 +84,30 @@ def test_file_yaml_stdin_and_options_give_the_same_verdict(run_cli, tmp_path: Pa
         ({**COMBAT, "step": "declare-attackers"}, "players.me.battlefield[0].blocked"),
         ({**COMBAT, "step": "precombat-main"}, "players.me.battlefield[0].attacking"),
         ({**COMBAT, "turn": "opp"}, "players.me.battlefield[0].attacking"),
+        (_with("players.me.this_turn", {"spells_casted": 1}), "players.me.this_turn.spells_casted"),
+        (_with("players.me.this_turn", {"life_lost": -1}), "players.me.this_turn.life_lost"),
+        (_with("players.me.this_turn", {"life_lost": True}), "players.me.this_turn.life_lost"),
+        (_with("players.me.this_turn", [1]), "players.me.this_turn"),
+        (
+            _with("players.me.this_turn", {"combat_damage_by": ["Grizzly Bearz"]}),
+            "players.me.this_turn.combat_damage_by[0]",
+        ),
+        (
+            _with("players.me.this_turn", {"combat_damage_by": [3]}),
+            "players.me.this_turn.combat_damage_by[0]",
+        ),
+        (
+            _with("players.me.hand", [{"card": "Ninja of the Deep Hours", "miracle": "yes"}]),
+            "hand[0].miracle",
+        ),
+        (
+            _with("players.me.graveyard", [{"card": "Ninja of the Deep Hours", "miracle": True}]),
+            "players.me.graveyard[0].miracle",
+        ),
+        (
+            _with("players.me.hand", [{"card": "Ninja of the Deep Hours", "discarded_this_turn": True}]),
+            "players.me.hand[0].discarded_this_turn",
+        ),
         ("turn: me\nstep: [", "neither JSON nor YAML"),
         ("[1, 2]", "must be a mapping"),
     ],

@@ -34,7 +34,12 @@ from mtgkb.importers.oracle_abilities import (
     distinct_abilities,
     recognise_abilities,
 )
-from mtgkb.importers.oracle_activated import Minted, read_activated_abilities, read_keyword_cost
+from mtgkb.importers.oracle_activated import (
+    Minted,
+    read_activated_abilities,
+    read_condition,
+    read_keyword_cost,
+)
 from mtgkb.importers.oracle_copy import read_copy_effects, write_copy_effect
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -351,8 +356,16 @@ def _write_keyword(
         add(node, V.abilityCost, literal(ability.cost))
         # "Escape—{R}{R}, Exile five other cards from your graveyard": the parts beyond its mana.
         reading = read_keyword_cost(ability.cost, card_name)
-        unread = (*reading.unmodelled, *([f"If {ability.offered_if}"] if ability.offered_if else []))
-        _write_cost_reading(add, node, reading.requirements, unread, reading.numbered)
+        condition = read_condition(ability.offered_if, card_name)  # "If you control a Forest"
+        _write_cost_reading(
+            add,
+            node,
+            (*reading.requirements, *condition.requirements),
+            (*reading.unmodelled, *condition.unmodelled, *([ability.trailing] if ability.trailing else [])),
+            (*reading.numbered, *condition.numbered),
+        )
+    elif ability.trailing:  # a permission changed by a sentence no phrase reads
+        _write_cost_reading(add, node, (), (ability.trailing,), ())
     if ability.partner_text is not None:
         add(node, V.partnerText, literal(ability.partner_text))
     if ability.partner_with_name is not None:

@@ -25,13 +25,14 @@ class KeywordTable:
     cost: dict[str, str]  # keyword, lower case -> mechanic slug
     condition: dict[str, str]  # keyword, lower case -> mechanic slug
     in_words: dict[str, str]  # phrase, lower case -> mechanic slug ("rather than pay ...")
+    permission: dict[str, str]  # phrase, lower case -> mechanic slug ("from the top of your library")
     activated: frozenset[str]  # lower-case cost keywords whose mechanic is an activated ability
     labels: dict[str, str]  # mechanic slug -> keyword as printed ("Commander ninjutsu")
 
     @property
     def words(self) -> tuple[str, ...]:
         """Lower-case keywords, for the cheap "does this text mention any of them" test."""
-        return tuple(sorted({*self.plain, *self.cost, *self.condition, *self.in_words}))
+        return tuple(sorted({*self.plain, *self.cost, *self.condition, *self.in_words, *self.permission}))
 
 
 def keyword_table(root: Path | None = None) -> KeywordTable:
@@ -70,7 +71,7 @@ def _table(root: Path) -> KeywordTable:
                 form[slug] = triple.object.value
             elif predicate == V.actionKind:
                 kind[slug] = triple.object.value
-    plain, cost, condition, in_words, activated, labels = {}, {}, {}, {}, set(), {}
+    plain, cost, condition, in_words, permission, activated, labels = {}, {}, {}, {}, {}, set(), {}
     for slug, printed in keywords.items():
         # A mechanic with an older wording too ("Friends forever") is labelled by its full keyword.
         labels[slug] = max(printed, key=len)
@@ -85,4 +86,6 @@ def _table(root: Path) -> KeywordTable:
                 condition[word.lower()] = slug
             elif form.get(slug) == V.CostInWordsKeyword:
                 in_words[word.lower()] = slug
-    return KeywordTable(plain, cost, condition, in_words, frozenset(activated), labels)
+            elif form.get(slug) == V.PermissionKeyword:
+                permission[word.lower()] = slug
+    return KeywordTable(plain, cost, condition, in_words, permission, frozenset(activated), labels)

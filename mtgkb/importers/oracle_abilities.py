@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mtgkb.importers.keyword_table import KeywordTable, keyword_table
 from mtgkb.kb.iris import slugify
@@ -125,6 +125,8 @@ class RecognisedAbility:
     in_words: bool = False  # a cost in words: "You may discard a Plains card rather than pay ..."
     # A cost in words may be offered only "If you control a Plains": a condition no phrase reads.
     offered_if: str | None = None
+    # A sentence printed after a cost keyword on its line, which changes it and is not read.
+    trailing: str | None = None
 
     @property
     def key(self) -> tuple[str, str | None, str | None, str | None, str | None, bool]:
@@ -176,11 +178,20 @@ def recognise_abilities(
     if not oracle_text or not _mentions(oracle_text, table):
         return []
     found: list[RecognisedAbility] = []
+    level = None
     for raw_line in oracle_text.splitlines():
         line = raw_line.strip()
+        level = _CLASS_LEVEL.match(line) or level
         if line and _mentions(line, table):
-            found += _read_line(line, name, table)
+            read = _read_line(line, name, table)
+            if level is not None:  # a Class's ability works only from its level (716.2a)
+                gated = f"only while the Class is level {level.group(1)} or higher"
+                read = [replace(a, trailing=a.trailing or gated) for a in read]
+            found += read
     return distinct_abilities(found)
+
+
+_CLASS_LEVEL = re.compile(r"^\{[^:]*\}: Level (\d+)$")
 
 
 def distinct_abilities(abilities: Iterable[RecognisedAbility]) -> list[RecognisedAbility]:
@@ -217,6 +228,15 @@ def _read_line(line: str, name: str | None, table: KeywordTable) -> list[Recogni
     whole = _read_body(body, line, name, table)
     if whole is not None:
         return [whole]
+    permission = _read_permission(body, line, name, table)
+    if permission is not None:
+        return [permission]
+    head, stop, rest = body.partition(". ")
+    keyword = _read_keyword(head, line, table) if stop else None
+    if keyword is not None and keyword.cost is not None:
+        # "Flashback {8}{G}{G}. This spell costs {X} less to cast this way, ...": the keyword, with a
+        # sentence that changes it no phrase reads, so its verdicts cannot tell.
+        return [replace(keyword, trailing=rest.rstrip("."))]
     # A keyword line such as "Flying, ninjutsu {1}{U}": every comma-separated part must be a
     # keyword for this to be a keyword line, so sentences with commas are left alone.
     if ", " in body and "." not in body:
@@ -285,13 +305,74 @@ _COST_IN_WORDS = re.compile(
 )
 
 
+# "You may cast creature spells as though they had flash." (a permission the permanent gives its
+# controller's cards of one card type, or all), "You may cast this spell as though it had flash." (the
+# card's own), "You may play lands and cast spells from the top of your library."
+_PERMISSION = re.compile(
+    r"^you may (?:play lands and )?cast (?:(?P<own>this spell)|(?:(?P<type>[a-z]+) )?spells) (?P<phrase>.+)$",
+    re.IGNORECASE,
+)
+_CARD_TYPES = {
+    "artifact",
+    "battle",
+    "creature",
+    "enchantment",
+    "instant",
+    "kindred",
+    "planeswalker",
+    "sorcery",
+}
+# Said beside a permission to cast from the library, and no part of it.
+_LOOK_AT_THE_TOP = "you may look at the top card of your library any time"
+
+
+def _read_permission(body: str, line: str, name: str | None, table: KeywordTable) -> RecognisedAbility | None:
+    """A permission to cast (data: the mechanics with a mtgkb:PermissionKeyword phrase). Another
+    sentence on its line ("If you cast a spell this way, pay life ...") may change it: kept unread, so
+    its verdicts cannot tell; the flash permission's (a sacrifice later) does not change the cast."""
+    sentences = [s.strip() for s in body.rstrip(".").split(". ")]
+    if name:
+        sentences = [s.replace(f"cast {name} ", "cast this spell ") for s in sentences]
+    for index, sentence in enumerate(sentences):
+        match = _PERMISSION.match(sentence)
+        slug = table.permission.get(match.group("phrase").lower()) if match else None
+        if match is None or slug is None:
+            continue
+        kind = (match.group("type") or "").lower()
+        if kind and kind not in _CARD_TYPES:
+            return None  # "Goblin spells", "historic spells": a scope no structure says
+        others = [s for i, s in enumerate(sentences) if i != index and s.lower() != _LOOK_AT_THE_TOP]
+        flash = "flash" in slug
+        own = match.group("own") is not None
+        return RecognisedAbility(
+            slug,
+            text=line,
+            printed_keyword=sentence,
+            granted_to=None if own else f"your {kind + ' ' if kind else ''}spells",
+            grant_zone=None if own or flash else "library",
+            grant_type=kind.capitalize() or None,
+            grant_yours=not own,
+            trailing=None if flash or not others else ". ".join(others),
+        )
+    return None
+
+
+# "If you control a commander, you may cast this spell without paying its mana cost."
+_FREE_IN_WORDS = re.compile(
+    r"^(?:if (?P<condition>[^,]+), )?you may cast this spell (?P<phrase>without paying its mana cost)\.?$",
+    re.I,
+)
+
+
 def _read_cost_in_words(body: str, line: str, table: KeywordTable) -> RecognisedAbility | None:
-    """An alternative cost a sentence names: its cost, and the condition it is offered on."""
-    match = _COST_IN_WORDS.match(body)
+    """An alternative cost a sentence names: its cost (none: "without paying its mana cost"), and the
+    condition it is offered on."""
+    match = _COST_IN_WORDS.match(body) or _FREE_IN_WORDS.match(body)
     slug = table.in_words.get(match.group("phrase").lower()) if match else None
     if match is None or slug is None:
         return None
-    cost, condition = _mana_first(match.group("cost")), match.group("condition")
+    free = "cost" not in match.groupdict()
+    cost, condition = "{0}" if free else _mana_first(match.group("cost")), match.group("condition")
     return RecognisedAbility(slug, cost=cost, text=line, in_words=True, offered_if=condition)
 
 

@@ -9,6 +9,7 @@ Pure functions over strings, no I/O beyond the phrase table: the card writer cal
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -187,6 +188,30 @@ def read_keyword_cost(
         if minted is not None:
             numbered.append(minted)
     return CostReading(tuple(dict.fromkeys(requirements)), tuple(dict.fromkeys(unmodelled)), tuple(numbered))
+
+
+# "If an opponent controls a Mountain and you control an Island": one restriction per clause.
+_CONDITION_AND = re.compile(r",? and (?=you control |an opponent controls )", re.IGNORECASE)
+
+
+def read_condition(
+    condition: str | None, name: str | None = None, table: ActivationTable | None = None
+) -> CostReading:
+    """The condition an alternative cost is offered on ("If you control a Forest"), read clause by
+    clause by the restriction phrases, as "Activate only if you control a Forest" is; a clause they
+    do not read leaves the whole condition unread."""
+    if not condition:
+        return CostReading()
+    table = table or activation_table()
+    requirements: list[str] = []
+    numbered: list[Minted] = []
+    for clause in _CONDITION_AND.split(_named(condition.replace("\u2019", "'"), name)):
+        phrase, minted = _read_part(table.restrictions, f"activate only if {clause.strip()}", table, name)
+        if phrase is None:
+            return CostReading(unmodelled=(f"If {condition}",))
+        requirements += phrase.requirements
+        numbered += [dataclasses.replace(minted, text=f"if {clause.strip()}")] if minted is not None else []
+    return CostReading(tuple(dict.fromkeys(requirements)), (), tuple(numbered))
 
 
 # "X" is the least the player may choose: 0 (107.3).

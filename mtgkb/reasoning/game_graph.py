@@ -157,6 +157,7 @@ def build_game_graph(
             add(players[name], V.availableMana, player.mana)
         add(players[name], V.lifeTotal, player.life)
         add(players[name], V.energyCount, player.energy)
+        _add_this_turn(graph, add, name)
     for obj in situation.objects:
         node = objects[obj.key]
         add(situation_iri, V.hasObject, ox.NamedNode(node))
@@ -194,6 +195,10 @@ def build_game_graph(
             add(node, V.attacks, ox.NamedNode(target))
         for how in exiled_as(obj.exiled_as):
             add(node, V.exiledAs, how)
+        for how in obj.came_as:
+            add(node, V.cameAs, how)
+        if obj.zone == "library" and obj.key.endswith("/0"):  # library_top lists the top card first
+            add(node, V.isTopOfLibrary, True)
         if obj.face_down:
             add(node, V.isFaceDown, True)
             if obj.face_down_as is not None:
@@ -229,6 +234,29 @@ def build_game_graph(
                 quads.append(ox.Quad(ox.NamedNode(step.iri), ox.NamedNode(predicate), _from_term(term)))
     graph.store.extend(quads)
     return graph
+
+
+def _add_this_turn(graph: GameGraph, add: Any, name: str) -> None:
+    """What the player did earlier this turn; each creature that dealt combat damage is a node with
+    its card's subtypes, a commander if one of the player's commanders is that card."""
+    import pyoxigraph as ox
+
+    node = graph.player_iris[name]
+    turn = graph.situation.players[name].this_turn
+    add(node, V.spellsCastThisTurn, turn.spells_cast)
+    add(node, V.lifeLostThisTurn, turn.life_lost)
+    commanders = {o.card for o in graph.situation.objects if o.commander and o.owner == name}
+    for index, card_iri in enumerate(turn.combat_damage_by):
+        source = f"{node}/combat-damage/{index}"
+        card = graph.cards.get(card_iri) or Node(card_iri)
+        add(node, V.dealtCombatDamageWith, ox.NamedNode(source))
+        add(source, RDF_TYPE, ox.NamedNode(V.CombatDamageSource))
+        add(source, RDFS_LABEL, card.first(RDFS_LABEL) or card_iri)
+        add(source, V.isCommander, card_iri in commanders)
+        for value in card.all(V.subtype):
+            add(source, V.subtype, value)
+        for ability in card.all(V.hasAbility):  # changeling: every creature type (702.73a)
+            _add_ability(add, source, graph.cards.get(ability) or Node(ability))
 
 
 def _printed_loyalty(card: Node) -> int | None:

@@ -19,6 +19,7 @@ from mtgkb.core.errors import shown as cut
 from mtgkb.kb.iris import mint, slugify
 from mtgkb.kb.vocab import V
 from mtgkb.reasoning import situation_objects as one_object
+from mtgkb.reasoning import situation_turn as earlier
 from mtgkb.reasoning.situation_limits import MAX_COMMANDER_CASTS, MAX_PLAYERS
 from mtgkb.reasoning.situation_stack import read_stack, stack_card_names
 from mtgkb.reasoning.situation_text import (
@@ -46,7 +47,7 @@ PLAYER_ZONES = {
     "battlefield": "battlefield",
     "companion": "outside",  # the companion revealed before the game, still outside it (400.11)
 }
-_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts", "life", "energy"}
+_PLAYER_FIELDS = {*PLAYER_ZONES, "commanders", "mana", "commander_casts", "life", "energy", "this_turn"}
 _TOP_FIELDS = {"turn", "step", "priority", "stack", "players"}
 _PERMANENT_FIELDS = {
     "card",
@@ -84,6 +85,7 @@ class Player:
     mana: str | None = None  # symbols the player can still produce; None: any cost can be paid
     life: int = 20  # a life total, 20 unless the situation says (103.4)
     energy: int = 0  # energy counters (107.14)
+    this_turn: earlier.ThisTurn = field(default_factory=earlier.ThisTurn)  # what they did earlier this turn
 
 
 @dataclass
@@ -105,15 +107,14 @@ class GameObject:
     types: list[str] = field(default_factory=list)  # a token's card types
     copy_of: str | None = None  # card IRI of what this permanent copies
     id: str | None = None  # the name the situation gives this one object (several share a card name)
-    # Face states of a permanent (712.8e, 710.2, 708.2): which face or half is up, if any.
-    transformed: bool = False
+    transformed: bool = False  # face states (712.8e, 710.2, 708.2): which face or half is up, if any
     flipped: bool = False
     face_down: bool = False
     face_down_as: str | None = None  # how: "morph", "megamorph", "disguise", "manifest", "cloak", "other"
     attached_to: str | None = None  # the key of the permanent an Aura, Equipment or Fortification is on
     exiled_as: dict[str, Any] = field(default_factory=dict)  # {"foretold": true}, {"plotted": "this turn"}
-    # Not under its controller's control since their turn began; {"loyalty": 3}; {"loyalty": 1}.
-    new_this_turn: bool = False
+    came_as: list[str] = field(default_factory=list)  # a hand or graveyard card's: ["discarded this turn"]
+    new_this_turn: bool = False  # not under its controller's control since their turn began
     counters: dict[str, int] = field(default_factory=dict)
     activations_this_turn: dict[str, int] = field(default_factory=dict)
     activations_this_game: dict[str, int] = field(default_factory=dict)
@@ -282,6 +283,7 @@ class _Reader:
                             for kind in _ATTACK_KINDS:
                                 if isinstance(target.get(kind), str):
                                     yield f"{where}.attacking.{kind}", target[kind]
+            yield from earlier.damage_card_names(section, at)
             casts = section.get("commander_casts", {})
             if isinstance(casts, dict):
                 for name in casts:
@@ -300,6 +302,7 @@ class _Reader:
         where = field_path("players", name)
         _closed(section, _PLAYER_FIELDS, where)
         players[name].life, players[name].energy = one_object.read_life_and_energy(section, where)
+        players[name].this_turn = earlier.read_this_turn(section, where, cards)
         mana = section.get("mana")
         if mana is not None:
             from mtgkb.reasoning.mana import parse_available
@@ -318,7 +321,7 @@ class _Reader:
                 if zone == "battlefield":
                     self._permanent(item, item_where, name, index, players, cards)
                 else:
-                    allowed = one_object.EXILE_FIELDS if zone == "exile" else {"card", "id"}
+                    allowed = one_object.EXILE_FIELDS if zone == "exile" else earlier.CARD_FIELDS.get(zone)
                     card_iri, display = self._card_item(item, item_where, cards, allowed)
                     self.objects.append(
                         GameObject(
@@ -334,6 +337,7 @@ class _Reader:
                             exiled_as=one_object.read_exile_state(item, item_where)
                             if zone == "exile"
                             else {},
+                            came_as=earlier.read_card_state(item, item_where, zone),
                         )
                     )
         self._commanders(section, where, name, cards)
@@ -593,4 +597,4 @@ def _choices(players: dict[str, Player]) -> str:
 
 
 def _step_hint(known: dict[str, StepInfo]) -> str:
-    return "steps: " + ", ".join(sorted(known, key=lambda n: n))
+    return "steps: " + ", ".join(sorted(known))

@@ -18,11 +18,11 @@ from mtgkb.reasoning.actions.faces import (
     printing_face,
     prototype_face,
 )
+from mtgkb.reasoning.actions.verdicts import Candidate
 from mtgkb.reasoning.actions.ways import (
     ABILITY_TO_ACTIVATE,
     CASTING,
     ActionVerdict,
-    Candidate,
     Context,
     Way,
     ability_ways,

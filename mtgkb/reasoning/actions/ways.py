@@ -14,13 +14,9 @@ from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana, phrases
 from mtgkb.reasoning.actions.choosing import best_of, from_here
-from mtgkb.reasoning.actions.verdicts import (
-    AbilityVerdict,
-    ActionVerdict,
-    Candidate,
-    OutcomeEntry,
-    RulingNote,
-)
+from mtgkb.reasoning.actions.reductions import best_reduction
+from mtgkb.reasoning.actions.verdict_notes import add_rulings, candidate
+from mtgkb.reasoning.actions.verdicts import AbilityVerdict, ActionVerdict, OutcomeEntry
 from mtgkb.reasoning.actions.wording import question
 from mtgkb.reasoning.citations import deciding_rules, rank_checks
 from mtgkb.reasoning.contract import Check, all_cites, decide, rule_order
@@ -88,9 +84,11 @@ def prepare(kb: KnowledgeBase, data: dict[str, Any]) -> Context:
     """Read the situation, and build its graph with what the knowledge base says of its cards."""
     situation = read_situation(kb, data)
     rules = read_rules(kb)
-    cards = {o.card for o in situation.objects if o.card} | {
-        o.copy_of for o in situation.objects if o.copy_of
-    }
+    cards = (
+        {o.card for o in situation.objects if o.card}
+        | {o.copy_of for o in situation.objects if o.copy_of}
+        | {c for p in situation.players.values() for c in p.this_turn.combat_damage_by}
+    )
     return Context(kb, build_game_graph(situation, rules, read_cards(kb, cards)))
 
 
@@ -214,7 +212,8 @@ def evaluate_way(
     # An ability that puts its card onto the battlefield returns the attacker it was paid with.
     returns = bool(mechanic.first(V.destinationZone))
     checks += _prohibitions(context, action_kind)
-    cost, life, cost_checks = _cost(context, source, player, way, action_kind)
+    reduction = best_reduction(graph, requirements)
+    cost, life, cost_checks = _cost(context, source, player, way, action_kind, reduction)
     checks += cost_checks
     rank_checks(checks, rules)
     answer = decide(checks)
@@ -237,12 +236,12 @@ def evaluate_way(
         granted_by=way.granted_by.name if way.granted_by else None,
         cost=cost,
         life=life,
-        candidates=[_candidate(graph, o, pays, returns) for o, pays in paid_with],
+        candidates=[candidate(graph, o, pays, returns) for o, pays in paid_with],
         outcome=outcome,
         rulings=[],
     )
     if answer and rulings:
-        _add_rulings(verdict, context, source, way)
+        add_rulings(verdict, context.kb, context.rules, source, way.mechanic)
     return verdict
 
 
@@ -265,7 +264,7 @@ def best_way(
     else:
         chosen = best_of(verdicts)
     if chosen.answer:
-        _add_rulings(chosen, context, source, ways[verdicts.index(chosen)])
+        add_rulings(chosen, context.kb, context.rules, source, ways[verdicts.index(chosen)].mechanic)
     by_ability: dict[str, ActionVerdict] = {}
     # In the order `--ability N` counts them: keyword abilities first, then the printed ones.
     for _, verdict in sorted(zip(ways, verdicts, strict=True), key=lambda pair: pair[0].position):
@@ -416,7 +415,7 @@ def _prohibitions(context: Context, action_kind: str) -> list[Check]:
 
 
 def _cost(
-    context: Context, source: GameObject, player: str, way: Way, action_kind: str
+    context: Context, source: GameObject, player: str, way: Way, action_kind: str, reduction: Any = None
 ) -> tuple[str | None, int, list[Check]]:
     rules, graph = context.rules, context.graph
     # A way of casting with no cost of its own (a face, fuse, aftermath, prototyped) pays the mana
@@ -505,6 +504,10 @@ def _cost(
                     # A discount of generic mana never takes off a coloured symbol.
                     concept = _GENERIC_REDUCTION if not change.symbols else _COST_CHANGE
                     cites += [number for number in concept_cites(rules, concept) if number not in cites]
+    if reduction is not None:  # emerge's sacrificed creature, harmonize's tapped one
+        total = mana.reduce(total, mana.Cost(reduction.amount))
+        notes.append(reduction.note)
+        cites += [number for number in reduction.cites if number not in cites]
     # A cost with no mana in it ("Sacrifice a creature", "Crew 3") is shown as printed, not as {0}.
     cost_text = total.text() + (f", {extra}" if extra else "") if mana_part or not extra else extra
     available = graph.situation.players[player].mana
@@ -557,37 +560,3 @@ def _outcome(
         if applies:
             entries.append(OutcomeEntry(context.rules.label(iri), node.first(V.summary) or "", node.cites))
     return entries
-
-
-def _candidate(graph: GameGraph, obj: GameObject, pays: str, returned: bool) -> Candidate:
-    blocked = {V.Blocked: "blocked", V.Unblocked: "unblocked", V.BlockedStatusUndecided: "undecided"}
-    return Candidate(
-        name=obj.name,
-        controller=obj.controller,
-        owner=obj.owner,
-        token=obj.token,
-        commander=obj.commander,
-        attacking=graph.situation.display(obj.attacking) if obj.attacking else None,
-        blocked=blocked.get(obj.blocked or ""),
-        pays=pays,
-        returned=returned,
-    )
-
-
-def _add_rulings(verdict: ActionVerdict, context: Context, source: GameObject, way: Way) -> None:
-    """The card's own rulings, then the general rulings of its keyword mechanic
-    (:mod:`mtgkb.lookups.verdict_rulings`)."""
-    from mtgkb.lookups.verdict_rulings import verdict_rulings
-
-    # Rulings on a keyword mechanic apply to every card with it; casting a spell the ordinary way is
-    # no keyword, and the thousands of rulings that speak of casting are not about this card.
-    rules = context.rules
-    lineage = [
-        (m, rules.node(m).first(V.keyword))
-        for m in rules.mechanic_lineage(way.mechanic)
-        if rules.node(m).first(V.keyword)
-    ]
-    found = verdict_rulings(context.kb, source.card, source.name, lineage)
-    verdict.rulings = [RulingNote(r.date, r.text, r.summary, r.about, r.general) for r in found.rulings]
-    verdict.rulings_more = found.more
-    verdict.rulings_see = found.see

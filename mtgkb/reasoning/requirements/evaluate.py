@@ -150,8 +150,19 @@ def _waiver(graph: GameGraph, node: Node, player: str, source: GameObject | None
         if terms and prop in known:
             phrase = _check_part(graph, known[prop], terms, player, source)
             if phrase.holds:
-                return f"does not apply: {phrase.text}"
+                return f"does not apply: {phrase.text}{_given_by(graph, source, terms)}"
     return None
+
+
+def _given_by(graph: GameGraph, source: GameObject, terms: list[Term]) -> str:
+    """ " (given by Vedalken Orrery)" when a permanent gives the object the mechanic that waives."""
+    wanted = {t.value for t in terms}
+    own = {m for a in graph.own_abilities(source) for m in a.all(V.instantiates)}
+    for grant in graph.granted.get(source.key, []):
+        ability = graph.cards.get(grant.ability) or Node(grant.ability)
+        if wanted & set(ability.all(V.instantiates)) and not wanted & own:
+            return f" (given by {grant.by.name})"
+    return ""
 
 
 def _cost_object(
