@@ -267,3 +267,27 @@ def test_imported_text_and_curated_structure_meet_on_one_node(card_pool) -> None
     assert verdict.result is not None
     assert any("sacrifice" in ability.lower() for ability in verdict.result.abilities)
     assert verdict.result.subtypes == ["Bear", "Illusion"]
+
+
+def test_every_copy_effect_of_the_pool_says_its_mode_once_and_lists_a_gained_ability_once(card_pool) -> None:
+    """Each copy card of the pool onto Goblin Guide (which has haste): the effect's line names how it
+    copies once ("Kiki-Jiki: a copy effect, creating a token that is a copy", never "(creates a token
+    copy) (creating a token that is a copy)"), and the copy lists no ability twice ("Haste" printed,
+    haste gained by Kiki-Jiki's 707.9a exception: listed once, 702.10d)."""
+    rows = card_pool.kb.select(
+        "SELECT DISTINCT ?name WHERE { ?card mtgkb:name ?name ; mtgkb:hasAbility ?a . ?a a mtgkb:CopyEffect }"
+    )
+    names = sorted(row["name"] for row in rows)
+    assert len(names) > 300, len(names)
+    problems = []
+    for name in names:
+        verdict = copy_verdict(card_pool.kb, name, "Goblin Guide")
+        line = next((c.because for c in verdict.checks if c.check == f"{name} has a copy effect"), "")
+        if "copy) (" in line or "Copy effect (" in line:
+            problems.append(f"{name}: {line}")
+        abilities = [a.casefold() for a in verdict.result.abilities] if verdict.result else []
+        if len(abilities) != len(set(abilities)):
+            problems.append(f"{name}: abilities {verdict.result.abilities}")
+    assert not problems, f"{len(problems)} of {len(names)}:\n" + "\n".join(problems[:20])
+    kiki = copy_verdict(card_pool.kb, "Kiki-Jiki, Mirror Breaker", "Goblin Guide")
+    assert kiki.result is not None and [a.casefold() for a in kiki.result.abilities].count("haste") == 1

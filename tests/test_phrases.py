@@ -4,6 +4,7 @@ blank, no word twice). The phrases are data (queries/requirements/*.rq); these t
 
 from __future__ import annotations
 
+import json
 import re
 import string
 
@@ -207,3 +208,35 @@ def test_verdict_text_speaks_to_the_player_asking(run_cli) -> None:
     text = " ".join(result.stdout.split())
     assert "Your opponent holds priority, not you" in text
     assert not re.search(r"\b(Me|me|my)\b", text)
+
+
+def test_an_options_line_is_said_by_the_builder() -> None:
+    assert (
+        phrases.option_line("Ninja of the Deep Hours", "Ninjutsu {1}{U}")
+        == "Ninja of the Deep Hours: Ninjutsu {1}{U}"
+    )
+    assert phrases.option_reason(True, "{1}{U}", "") == "you can, for {1}{U}"
+    assert phrases.option_reason(True, None, "") == "you can"
+    assert phrases.option_reason(False, "{1}{U}", "You do not hold priority") == "You do not hold priority"
+    assert bad_english(phrases.option_reason(True, "{1}{U}", "")) == []
+
+
+def test_what_follows_comes_in_the_order_it_happens(run_cli) -> None:
+    """Ninjutsu returning a token: the creature goes to hand as the cost is paid, the token ceases to
+    exist right after (704.5d), the Ninja enters as the ability resolves (mtgkb:happensAt)."""
+    result = run_cli(
+        "can-activate",
+        "Ninja of the Deep Hours",
+        "--step",
+        "declare-blockers",
+        "--unblocked",
+        "token:Goblin",
+        "--json",
+    )
+    outcomes = [o["outcome"] for o in json.loads(result.stdout)["outcome"]]
+    order = [
+        "The returned creature goes to its owner's hand",
+        "A returned token ceases to exist",
+        "The card enters tapped and attacking what the returned creature attacked",
+    ]
+    assert [o for o in outcomes if o in order] == order, outcomes

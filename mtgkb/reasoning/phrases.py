@@ -136,3 +136,15 @@ def clause_label(label: str) -> str:
     if len(words) > 1 and words[1][:1].isupper():
         return label
     return label[:1].lower() + label[1:]
+
+
+def option_line(source: str, action: str) -> str:
+    """An option's check: "Ninja of the Deep Hours: Ninjutsu {1}{U}"."""
+    return f"{source}: {action}"
+
+
+def option_reason(possible: bool | None, cost: str | None, why_not: str) -> str:
+    """Why an option holds or not: "you can, for {1}{U}", else the first reason it fails."""
+    if possible:
+        return "you can" + (f", for {cost}" if cost else "")
+    return why_not

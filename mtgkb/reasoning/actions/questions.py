@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
+from mtgkb.reasoning import phrases
 from mtgkb.reasoning.actions.ability_choice import check_ability_name
 from mtgkb.reasoning.actions.faces import (
     FaceChoice,
@@ -182,14 +183,12 @@ def options(kb: KnowledgeBase, situation: dict[str, Any], player: str | None = N
             mechanic = context.rules.node(way.mechanic)
             action = mechanic.first(V.actionName)  # the rules' own action: "turn face up (manifest)"
             named = verdict.ability or (f"{action} ({way.slug})" if action else way.slug)
-            label = f"{obj.name}: {named}"
+            label = phrases.option_line(obj.name, named)
             failing = [c for c in verdict.checks if c.holds is False] or [
                 c for c in verdict.checks if c.holds is None
             ]
-            because = (
-                "possible" + (f" for {verdict.cost}" if verdict.cost else "")
-                if verdict.answer
-                else failing[0].because
+            because = phrases.option_reason(
+                verdict.answer, verdict.cost, failing[0].because if failing else ""
             )
             cites = failing[0].cites if failing else verdict.cites
             checks.append(Check(label, verdict.answer, because, cites, way.mechanic))

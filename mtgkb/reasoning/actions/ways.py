@@ -44,6 +44,7 @@ _KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
 _ON_AN_ALTERNATIVE_COST = mint("concept", "costs-on-an-alternative-cost")
 _NO_MANA_COST = mint("concept", "no-mana-cost")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
+_MOMENTS = (V.AsItIsDone, V.RightAfter, V.OnTheStack, V.AsItResolves, V.Later)
 
 
 def concept_cites(rules: RulesData, concept: str) -> list[str]:
@@ -549,8 +550,11 @@ def _outcome(
     context: Context, mechanic: Node, player: str, source: GameObject, candidates: list[GameObject]
 ) -> list[OutcomeEntry]:
     entries = []
-    for iri in mechanic.all(V.hasOutcome):
-        node = context.rules.node(iri)
+    # In the order they come about (mtgkb:happensAt); one the data does not place, last.
+    nodes = [context.rules.node(iri) for iri in mechanic.all(V.hasOutcome)]
+    nodes.sort(key=lambda n: _MOMENTS.index(n.first(V.happensAt)) if n.first(V.happensAt) in _MOMENTS else 9)
+    for node in nodes:
+        iri = node.iri
         applies = True
         for condition in node.all(V.onlyWhen):
             result = holds_for(context.graph, condition, player, source)

@@ -284,7 +284,9 @@ def _applied_values(values: Values, exception: ExceptionFacts, card: CopyCardFac
         return replace(values, supertypes=[s for s in values.supertypes if s not in given])
     if kind == "copy-exception-adds-ability":
         added = given or ([exception.label] if exception.label else [])
-        return replace(values, abilities=[*values.abilities, *added])
+        # An ability it has already ("Haste" printed, haste gained) is listed once: redundant (702.10d).
+        have = {a.casefold() for a in values.abilities}
+        return replace(values, abilities=[*values.abilities, *(a for a in added if a.casefold() not in have)])
     if kind == "copy-exception-not-copied":
         own = card.values
         field_name = {"color": "colors", "name": "name", "mana cost": "mana_cost"}.get(characteristic)

@@ -180,13 +180,23 @@ def _effect_checks(
         Check(
             f"{card.name} has a copy effect",
             True,
-            f"{card.name}: {effect.label or 'copy effect'} ({effect.mode_label})",
+            f"{card.name}: {_effect_phrase(effect)}",
             effect.mode_cites or copy_concept_cites("copy-effect-rule"),
         )
     ]
     checks += check_condition(effect, card, source)
     checks += check_target(effect, card, target, source, situation is not None)
     return checks
+
+
+def _effect_phrase(effect: CopyEffectFacts) -> str:
+    """ "May enter as a copy of a creature (entering as a copy)"; an effect the importer named only by
+    its kind ("Copy effect (creates a token copy)") says its mode once: "a copy effect, creating a
+    token that is a copy"."""
+    label = effect.label or ""
+    if not label or label.casefold().startswith("copy effect"):
+        return f"a copy effect, {effect.mode_label}"
+    return f"{label} ({effect.mode_label})"
 
 
 def _counters(effect: CopyEffectFacts, values: Values) -> dict[str, int]:
