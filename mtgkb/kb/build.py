@@ -51,6 +51,10 @@ _UPDATE_AT_MOST = 0.35
 #: smaller one leaves them in RocksDB's log, which each read-only open replays in a millisecond or two
 #: (a flush costs a tenth of a second, most of an edit's update).
 _LOGGED_AT_MOST = 20_000
+#: ... and so does one whose log holds more than this, whatever the count above says: a log of 7 MB
+#: (re-linking the rulings' mentions after an edit to the mechanics) took 100 ms to replay on every
+#: open, which is most of a cold verdict.
+_LOG_BYTES_AT_MOST = 1 << 20
 
 
 @dataclass
@@ -480,11 +484,19 @@ def _apply(
             index.update(kb, base, Changes(changed, subjects), progress)
         else:
             index.defer(kb, base, Changes(changed, subjects))
-    if logged > _LOGGED_AT_MOST:
+    if flush_wanted(logged, temporary / "oxigraph"):
         store.flush()
     del kb, store
     meta = {"graphs": graphs, "sources": records, "mentions_terms": mentions.terms}
     return meta, sorted(changed)
+
+
+def flush_wanted(logged: int, folder: Path) -> bool:
+    """Whether an update that wrote ``logged`` quads one by one into the store in ``folder`` should
+    flush them into its files: too many quads, or a write-ahead log too large ("000487.log"; "LOG" is
+    RocksDB's info log), would be replayed by every read-only open."""
+    size = sum(path.stat().st_size for path in folder.glob("*.log"))
+    return logged > _LOGGED_AT_MOST or size > _LOG_BYTES_AT_MOST
 
 
 def _update_names(
