@@ -226,6 +226,41 @@ def test_a_sentence_after_a_cost_keyword_is_kept_unread_not_dropped_with_the_key
     assert recognise_abilities("Flying. This spell can't be countered.") == []
 
 
+def test_permissions_to_cast_are_read_from_sentences_with_what_changes_them_kept_unread() -> None:
+    """ "You may cast ... spells as though they had flash / from the top of your library / from your
+    graveyard" (mtgkb:PermissionKeyword phrases): the card's own, or given to its controller's spells
+    of one card type. A sentence beside it, or a "can't cast" anywhere on the card, is kept unread."""
+    (own,) = recognise_abilities("You may cast this spell as though it had flash.")
+    assert (own.mechanic, own.granted_to) == ("as-though-it-had-flash", None)
+    (orrery,) = recognise_abilities("You may cast creature spells as though they had flash.")
+    assert (orrery.granted_to, orrery.grant_type, orrery.grant_zone) == (
+        "your creature spells",
+        "Creature",
+        None,
+    )
+    (citadel,) = recognise_abilities(
+        "You may look at the top card of your library any time.\nYou may play lands and cast spells from"
+        " the top of your library. If you cast a spell this way, pay life equal to its mana value rather"
+        " than pay its mana cost."
+    )
+    assert (citadel.mechanic, citadel.grant_zone) == ("cast-from-the-top-of-your-library", "library")
+    assert citadel.trailing is not None and citadel.trailing.startswith("If you cast a spell this way")
+    (agenda,) = recognise_abilities(
+        "You can't cast more than one spell each turn.\n"
+        "You may play lands and cast spells from your graveyard."
+    )
+    assert (agenda.grant_zone, agenda.trailing) == (
+        "graveyard",
+        "You can't cast more than one spell each turn",
+    )
+    assert (
+        recognise_abilities("You may cast Goblin spells from the top of your library.") == []
+    )  # no card type
+    assert (
+        recognise_abilities("You may cast Hogaak from your graveyard.", "Hogaak") == []
+    )  # paid as another line says
+
+
 def test_grants_and_cost_changes_are_read_as_structure() -> None:
     (grant,) = recognise_abilities("Each creature card in your hand has ninjutsu {2}{U}{B}.")
     assert (grant.grant_zone, grant.grant_type, grant.grant_yours) == ("hand", "Creature", True)

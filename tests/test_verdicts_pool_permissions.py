@@ -96,3 +96,24 @@ def test_a_permanent_lets_its_controller_cast_the_top_card_of_their_library(pool
         if can_cast(pool_kb, game, card, "library", "me").answer is not False:
             problems.append(f"{card} second from the top beside {granter}: not a no")
     report("cast from the top of the library", len(granters), 2 * len(granters), problems)
+
+
+def test_a_permanent_lets_its_controller_cast_from_their_graveyard_unless_another_line_forbids(
+    pool_kb,
+) -> None:
+    """Yawgmoth's Agenda lets its controller cast spells from their graveyard, and forbids more than
+    one spell a turn on another line: the prohibition is not read, so a card in my graveyard cannot
+    be told; with the Agenda gone, no (601.3)."""
+    granters = _granters(pool_kb, "mechanic:cast-from-your-graveyard-by-permission")
+    assert ("Yawgmoth's Agenda", "", True) in granters, granters
+    game = {
+        "turn": "me",
+        "step": "precombat-main",
+        "players": {"me": {"graveyard": ["Divination"], "battlefield": ["Yawgmoth's Agenda"]}, "opp": {}},
+    }
+    agenda = can_cast(pool_kb, game, "Divination", "graveyard", "me")
+    unread = [c.because for c in agenda.checks if c.holds is None]
+    assert agenda.answer is None and agenda.granted_by == "Yawgmoth's Agenda", agenda.checks
+    assert any("can't cast more than one spell" in text for text in unread), unread
+    game["players"]["me"]["battlefield"] = []
+    assert can_cast(pool_kb, game, "Divination", None, "me").answer is False

@@ -188,7 +188,18 @@ def recognise_abilities(
                 gated = f"only while the Class is level {level.group(1)} or higher"
                 read = [replace(a, trailing=a.trailing or gated) for a in read]
             found += read
+    prohibition = _PROHIBITION.search(oracle_text)
+    if prohibition:  # "You can't cast more than one spell each turn" beside a permission: unread
+        found = [
+            replace(a, trailing=a.trailing or prohibition.group(0))
+            if a.mechanic in table.permission.values()
+            else a
+            for a in found
+        ]
     return distinct_abilities(found)
+
+
+_PROHIBITION = re.compile(r"[^.\n]*\bcan't (?:cast|play|spend)[^.\n]*", re.IGNORECASE)
 
 
 _CLASS_LEVEL = re.compile(r"^\{[^:]*\}: Level (\d+)$")
@@ -344,12 +355,15 @@ def _read_permission(body: str, line: str, name: str | None, table: KeywordTable
         others = [s for i, s in enumerate(sentences) if i != index and s.lower() != _LOOK_AT_THE_TOP]
         flash = "flash" in slug
         own = match.group("own") is not None
+        zone = None if flash else "graveyard" if "graveyard" in slug else "library"
+        if own and zone is not None:
+            return None  # its own card from elsewhere: Hogaak's says on another line how it is paid
         return RecognisedAbility(
             slug,
             text=line,
             printed_keyword=sentence,
             granted_to=None if own else f"your {kind + ' ' if kind else ''}spells",
-            grant_zone=None if own or flash else "library",
+            grant_zone=None if own else zone,
             grant_type=kind.capitalize() or None,
             grant_yours=not own,
             trailing=None if flash or not others else ". ".join(others),
