@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from mtgkb.kb.build import BuildSummary, Changes, Derivation, SideIndex
     from mtgkb.kb.sources import Source
     from mtgkb.kb.store import KnowledgeBase
+    from mtgkb.lookups.card import CardReport
 
 
 def _partner_pairs(kb: KnowledgeBase) -> str:
@@ -97,3 +98,35 @@ def build(
     from mtgkb.kb import build as store_build
 
     return store_build.build(sources, progress, force, derivations=derivations(), indexes=indexes())
+
+
+def card_with_timing(kb: KnowledgeBase, name: str) -> CardReport:
+    """``mtgkb card``'s report, each of the card's own abilities with the steps it can be used in by
+    this card, as ``mtgkb timing`` finds them (its waivers applied: Force of Will's alternative cost
+    at an instant's time), not the window of its mechanic for a card with no waiver."""
+    from mtgkb.lookups.card import card_report
+    from mtgkb.lookups.timing import StepRef
+    from mtgkb.reasoning.actions.timing import timing_report
+    from mtgkb.reasoning.situation import steps
+
+    report = card_report(kb, name)
+    if not bool(kb.raw_query(_WAIVABLE, {"card": report.iri})):
+        return report  # no requirement of its mechanics is ever waived: their windows are the card's
+    windows = {t.mechanic: t for t in timing_report(kb, report.name).abilities}
+    turn = steps(kb)
+    order = {row["step"]: row["order"] for row in kb.select(_STEP_ORDER)}
+    for ability in report.abilities:
+        timing = windows.get(ability.mechanic.iri) if ability.mechanic else None
+        if timing is not None and ability.mechanic is not None and ability.mechanic.usable_in:
+            ability.mechanic.usable_in = [
+                StepRef(turn[step].iri, turn[step].label, order.get(turn[step].iri), timing.your_turn_only)
+                for step in timing.steps  # in the turn's order
+            ]
+    return report
+
+
+_STEP_ORDER = "SELECT ?step ?order WHERE { ?step mtgkb:stepOrder ?order }"
+_WAIVABLE = (
+    "ASK { ?card mtgkb:hasAbility/mtgkb:instantiates/mtgkb:hasRequirement ?requirement . "
+    "?requirement mtgkb:waivedByCardType|mtgkb:waivedByMechanic ?waiver }"
+)

@@ -117,3 +117,22 @@ def test_a_permanent_lets_its_controller_cast_from_their_graveyard_unless_anothe
     assert any("can't cast more than one spell" in text for text in unread), unread
     game["players"]["me"]["battlefield"] = []
     assert can_cast(pool_kb, game, "Divination", None, "me").answer is False
+
+
+def test_the_card_view_gives_each_ability_the_steps_this_card_can_use_it_in(pool_kb) -> None:
+    """`mtgkb card`: Force of Will's alternative cost is usable whenever its instant could be cast
+    (the sorcery timing of the mechanic is waived for an Instant, as `mtgkb timing` says), not only in
+    your main phases; a creature's Evoke keeps the main phases of your own turn."""
+    from mtgkb.app import card_with_timing
+
+    def usable(name: str) -> tuple[list[str], bool]:
+        (ability,) = [
+            a for a in card_with_timing(pool_kb, name).abilities if a.mechanic and a.mechanic.usable_in
+        ]
+        steps = ability.mechanic.usable_in
+        return [step.label for step in steps], any(step.your_turn_only for step in steps)
+
+    force, own_turn = usable("Force of Will")
+    assert {"upkeep step", "declare attackers step", "end step"} <= set(force) and not own_turn, force
+    evoke, own_turn = usable("Mulldrifter")
+    assert set(evoke) == {"precombat main phase", "postcombat main phase"} and own_turn, evoke

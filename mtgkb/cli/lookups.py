@@ -32,11 +32,10 @@ def card(name: tuple[str, ...], as_json: bool) -> None:
       mtgkb card thrasios
       mtgkb card brallin skyshark --json
     """
-    from mtgkb.app import open_kb
+    from mtgkb.app import card_with_timing, open_kb
     from mtgkb.cli.render.lookups import render_card
-    from mtgkb.lookups.card import card_report
 
-    emit(card_report(open_kb(progress_reporter()), " ".join(name)), as_json, render_card)
+    emit(card_with_timing(open_kb(progress_reporter()), " ".join(name)), as_json, render_card)
 
 
 @cli.command()

@@ -225,9 +225,9 @@ def _situation(args: dict[str, Any], required: bool = True) -> dict[str, Any] | 
 
 
 def _card(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
-    from mtgkb.lookups.card import card_report
+    from mtgkb.app import card_with_timing
 
-    return card_report(kb, args["name"])
+    return card_with_timing(kb, args["name"])
 
 
 def _rule(kb: KnowledgeBase, args: dict[str, Any]) -> Any:
