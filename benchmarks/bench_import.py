@@ -1,8 +1,8 @@
-"""Time the full MTGJSON import against its budget: at most 12x the time of
-``python -c "import json,gzip; json.load(gzip.open(FILE))"`` with peak memory at most 2x that of
-``json.load`` (issue 11); then cold lookups (card, rulings, search) on the imported store against 2x
-``python -c "import rdflib"``, and the first search after the import against a later one (2x: the
-search index is built with the store).
+"""Time the full MTGJSON import and the first search after it against their budget: at most 25x
+the time of ``python -c "import json,gzip; json.load(gzip.open(FILE))"`` (issue 21, with the ability
+reading), with peak memory at most 2x that of ``json.load`` (issue 11); then cold lookups (card,
+rulings, search) on the imported store against 2x ``python -c "import rdflib"``, and the first
+search after the import against a later one (2x: the search index is built with the store).
 
     python benchmarks/bench_import.py [--file FILE] [--runs 3] [--quick] [--json]
 
@@ -29,7 +29,7 @@ DEFAULT = (
 )
 RUNS, QUICK_RUNS = 3, 1
 LOOKUP_RUNS, QUICK_LOOKUP_RUNS = 10, 3
-TIME_BUDGET = 12.0
+TIME_BUDGET = 25.0
 MEMORY_BUDGET = 2.0
 LOOKUP_BUDGET = 2.0
 SEARCH_BUDGET = 2.0
@@ -48,11 +48,13 @@ def figures(quick: bool = False, runs: int | None = None, file: Path = DEFAULT) 
         load = [sys.executable, "-c", f"import json,gzip; json.load(gzip.open({str(file)!r}))"]
         loads = [measured(load, env) for _ in range(runs)]
         imports = [measured([mtgkb, "import", "mtgjson", str(file), "--json"], env) for _ in range(runs)]
-        note = f"median of {runs}"
+        search = [mtgkb, "search", "unblocked attacker"]
+        first_search = measured(search, env)[0]  # the index was built with the store
+        note = f"median of {runs}, then one search"
         found = [
             Figure(
-                "mtgkb import mtgjson",
-                statistics.median(seconds for seconds, _ in imports),
+                "mtgkb import mtgjson + first search",
+                statistics.median(seconds for seconds, _ in imports) + first_search,
                 "s",
                 "json.load",
                 statistics.median(seconds for seconds, _ in loads),
@@ -69,8 +71,6 @@ def figures(quick: bool = False, runs: int | None = None, file: Path = DEFAULT) 
                 note=f"most of {runs}",
             ),
         ]
-        search = [mtgkb, "search", "unblocked attacker"]
-        first_search = measured(search, env)[0]  # the index was built with the store
         lookups = {
             "cold mtgkb card": ([mtgkb, "card", "Yuriko, the Tiger's Shadow"], LOOKUP_BUDGET),
             "cold mtgkb rulings": ([mtgkb, "rulings", "Yuriko, the Tiger's Shadow"], LOOKUP_BUDGET),

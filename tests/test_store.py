@@ -194,6 +194,20 @@ def test_the_default_graph_copy_of_an_imported_file_drops_each_line_s_graph_name
         assert sorted(b"".join(pieces).splitlines()) == expected
 
 
+def test_slices_loaded_side_by_side_hold_every_quad_and_a_bad_slice_fails_the_load() -> None:
+    import pyoxigraph as ox
+
+    from mtgkb.kb.graph_union import _load_in_parallel
+
+    pieces = [f"<s{n}> <p> <o{n}> <g> .\n<s{n}> <p> <o{n}> .\n".encode() for n in range(9)]
+    store = ox.Store()
+    _load_in_parallel(store, iter(pieces))
+    assert len(store) == 18
+    assert len(list(store.quads_for_pattern(None, None, None, ox.DefaultGraph()))) == 9
+    with pytest.raises(SyntaxError):
+        _load_in_parallel(ox.Store(), iter([*pieces[:3], b"<s> <p> .\n", *pieces[3:]]))
+
+
 def _search_rows(folder: Path) -> list[tuple]:
     import sqlite3
 
