@@ -253,6 +253,12 @@ def test_permissions_to_cast_are_read_from_sentences_with_what_changes_them_kept
         "graveyard",
         "You can't cast more than one spell each turn",
     )
+    # The forbidding sentence is cut out of its line, whatever stands before it and however it ends.
+    (frenzy,) = recognise_abilities(
+        "You may play lands and cast spells from the top of your library.\n"
+        "Flying. Players CAN'T CAST spells from their hands"
+    )
+    assert frenzy.trailing == " Players CAN'T CAST spells from their hands"
     assert (
         recognise_abilities("You may cast Goblin spells from the top of your library.") == []
     )  # no card type

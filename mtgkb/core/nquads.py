@@ -197,15 +197,16 @@ def _remove_abandoned(path: Path) -> None:
     marker = f".{_MARK}-"
     for leftover in path.parent.glob(f".*{marker}*.tmp"):
         pid = leftover.name[: -len(".tmp")].rpartition(marker)[2]
-        if pid.isdigit() and not _alive(int(pid)) and leftover.is_file() and not leftover.is_symlink():
+        if pid.isdigit() and not process_alive(int(pid)) and leftover.is_file() and not leftover.is_symlink():
             leftover.unlink(missing_ok=True)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
+    except (PermissionError, OverflowError):
         return True
     return True

@@ -37,6 +37,7 @@ from mtgkb import __version__
 from mtgkb.core.bounded import read_limit, too_large
 from mtgkb.core.errors import MtgkbError, shown
 from mtgkb.core.http_client import Deadline, check_web_url, open_response, read_body, timed_out
+from mtgkb.core.nquads import process_alive
 from mtgkb.core.paths import data_dir
 from mtgkb.core.progress import Progress
 
@@ -134,18 +135,8 @@ def _remove_abandoned(folder: Path) -> None:
     """Staging folders of fetches that were killed (their process is gone)."""
     for path in folder.glob(f"{_STAGING}*-*"):
         pid = path.name.removeprefix(_STAGING).partition("-")[0]
-        if pid.isdigit() and not _alive(int(pid)) and path.is_dir() and not path.is_symlink():
+        if pid.isdigit() and not process_alive(int(pid)) and path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 def _request(url: str, accept: str) -> urllib.request.Request:

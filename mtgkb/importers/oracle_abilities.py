@@ -188,18 +188,27 @@ def recognise_abilities(
                 gated = f"only while the Class is level {level.group(1)} or higher"
                 read = [replace(a, trailing=a.trailing or gated) for a in read]
             found += read
-    prohibition = _PROHIBITION.search(oracle_text)
+    prohibition = _prohibition(oracle_text)
     if prohibition:  # "You can't cast more than one spell each turn" beside a permission: unread
         found = [
-            replace(a, trailing=a.trailing or prohibition.group(0))
-            if a.mechanic in table.permission.values()
-            else a
+            replace(a, trailing=a.trailing or prohibition) if a.mechanic in table.permission.values() else a
             for a in found
         ]
     return distinct_abilities(found)
 
 
-_PROHIBITION = re.compile(r"[^.\n]*\bcan't (?:cast|play|spend)[^.\n]*", re.IGNORECASE)
+_PROHIBITION = re.compile(r"\bcan't (?:cast|play|spend)", re.IGNORECASE)
+
+
+def _prohibition(text: str) -> str | None:
+    """The first sentence (or line) of ``text`` that forbids casting, playing or spending. Found by
+    its words, then widened: a pattern starting with the sentence took a second over the pool."""
+    found = _PROHIBITION.search(text)
+    if found is None:
+        return None
+    start = max(text.rfind(".", 0, found.start()), text.rfind("\n", 0, found.start())) + 1
+    ends = [end for end in (text.find(".", found.end()), text.find("\n", found.end())) if end >= 0]
+    return text[start : min(ends, default=len(text))]
 
 
 _CLASS_LEVEL = re.compile(r"^\{[^:]*\}: Level (\d+)$")

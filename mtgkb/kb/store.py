@@ -89,9 +89,12 @@ class KnowledgeBase:
                     return True
         return False
 
-    def select(self, sparql: str, **params: ParamValue) -> list[dict[str, Any]]:
-        """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params``)."""
-        solutions = self.raw_query(sparql, params)
+    def select(
+        self, sparql: str, *, named_graphs: list[str] | None = None, **params: ParamValue
+    ) -> list[dict[str, Any]]:
+        """Rows of a SELECT as dicts of Python values (see :meth:`raw_query` for ``params`` and
+        ``named_graphs``)."""
+        solutions = self.raw_query(sparql, params, named_graphs=named_graphs)
         names = [variable.value for variable in solutions.variables]
         return [{name: to_python(row[name]) for name in names} for row in solutions]
 

@@ -75,6 +75,18 @@ CREATE VIRTUAL TABLE search USING fts5(
 CREATE TABLE places (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE, kind INTEGER NOT NULL, sortkey);
 CREATE INDEX places_in_order ON places (kind, sortkey, iri);
 """
+#: While an index is built from scratch, FTS5 merges nothing until the optimize that ends the build,
+#: and keeps more of the file in memory: a third less time for the full pool's rows. Its merge
+#: settings, kept in the index, are then set back to FTS5's defaults for the updates to come.
+_BULK = """
+PRAGMA cache_size = -65536;
+INSERT INTO search(search, rank) VALUES ('automerge', 0);
+INSERT INTO search(search, rank) VALUES ('crisismerge', 2000);
+"""
+_AFTER_BULK = """
+INSERT INTO search(search, rank) VALUES ('automerge', 4);
+INSERT INTO search(search, rank) VALUES ('crisismerge', 16);
+"""
 _INSERT = f"INSERT INTO search (rowid, {', '.join(COLUMNS)}, iri, label) VALUES ({', '.join('?' * 8)})"
 
 
@@ -264,8 +276,10 @@ def build_index(kb: KnowledgeBase, path: Path, progress: Progress | None = None,
         try:
             # A crash only ever loses the temporary file, so SQLite's journal and syncs are not needed.
             db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
+            db.executescript(_BULK)
             _write_items(db, kb, progress)
             db.execute("INSERT INTO search(search) VALUES ('optimize')")
+            db.executescript(_AFTER_BULK)
             db.execute(f"PRAGMA user_version = {INDEX_FORMAT}")
             db.commit()
         finally:
