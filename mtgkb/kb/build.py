@@ -282,6 +282,7 @@ def _build_from_scratch(
     # for as long as the store is used (two seconds for the full pool).
     store.optimize()
     apart = sum(record["bytes"] for record in records.values()) >= _INDEXES_APART_FROM
+    digests = None
     with _side_indexes_beside(store, temporary, indexes, progress, apart):
         terms = derive_mentions(store, progress)
         for derivation in derivations:
@@ -294,10 +295,17 @@ def _build_from_scratch(
         graphs = graph_union.graph_counts(store)
         _write_names(temporary, name_index(store))
         kb.meta = {"graphs": graphs}
-    store.flush()
-    del kb, store
-    gc.collect()
-    return {"graphs": graphs, "sources": records, "mentions_terms": terms}
+        store.flush()
+        if apart:
+            # The indexes are built from a checkpoint: the store is finished, and its files are read
+            # for their digests while the indexes are still being built (half a second for the pool).
+            del kb, store
+            gc.collect()  # closes the store, whose files must not change once read
+            digests = _digests(temporary)
+    if not apart:
+        del kb, store
+        gc.collect()
+    return {"graphs": graphs, "sources": records, "mentions_terms": terms, "digests": digests}
 
 
 #: Sources (bytes on disk) from which a build from scratch builds its side indexes in other processes:
@@ -328,6 +336,7 @@ def _side_indexes_beside(
 
     snapshot = folder / "sources-snapshot"
     store.backup(str(snapshot))  # hard links to the store's files: milliseconds
+    del store  # only the checkpoint is read from now on: the block may close the store
     if progress:
         progress(f"building {', '.join(index.what for index in indexes)} beside the rest")
     workers: list[Any] = []
@@ -535,13 +544,17 @@ def _write_names(folder: Path, names: list[list[str]]) -> None:
 def _finish(folder: Path, meta: dict[str, Any], base: Path | None = None) -> None:
     """Write meta.json, last: a store without it (or with sizes that do not match) is not finished.
     It records the digest of every file of the store (those shared with ``base`` are not read again)."""
-    from mtgkb.kb.store_files import record_digests
-
     meta["built"] = time.time()
     meta["mtgkb"] = __version__
     meta["files"] = {name: (folder / name).stat().st_size for name in CHECKED_FILES}
-    meta["digests"] = record_digests(folder, base)
+    meta["digests"] = meta.get("digests") or _digests(folder, base)
     (folder / "meta.json").write_text(json.dumps(meta))
+
+
+def _digests(folder: Path, base: Path | None = None) -> dict[str, list[Any]]:
+    from mtgkb.kb.store_files import record_digests
+
+    return record_digests(folder, base)
 
 
 def _remove_stale(current: str) -> None:

@@ -219,8 +219,9 @@ def subjects_of(triples: Iterable[Any]) -> set[str]:
 def graph_counts(store: Any, graphs: Iterable[str] | None = None) -> dict[str, int]:
     """Triples in each named graph (in each of ``graphs`` only, when given; 0 for an empty one)."""
     if graphs is None:
-        rows = store.query(library_query("graph-sizes"))
-        return {row["g"].value: int(row["n"].value) for row in rows}
+        # Counted graph by graph: one count grouped by graph took twice as long over the full pool.
+        named = sorted(graph.value for graph in store.named_graphs())
+        return {graph: count for graph, count in graph_counts(store, named).items() if count}
     counts = {}
     for graph in graphs:
         rows = list(store.query(bind_values(library_query("graph-sizes"), {"g": graph})))

@@ -27,6 +27,7 @@ from typing import Any
 
 from mtgkb.core.progress import Progress
 from mtgkb.kb.iris import mint, namespace
+from mtgkb.kb.store import predicate_values
 from mtgkb.kb.vocab import PREFIXES, V
 
 MENTIONS_GRAPH = mint("graph", "derived", "mentions")
@@ -287,8 +288,8 @@ def ruling_cards(store: Any, rulings: Iterable[str] | None) -> RulingCards:
 
     def objects(predicate: str) -> dict[str, list[str]]:
         found: dict[str, list[str]] = {}
-        for quad in store.quads_for_pattern(None, ox.NamedNode(predicate), None, default):
-            found.setdefault(quad.subject.value, []).append(quad.object.value)
+        for subject, value in predicate_values(store, predicate):
+            found.setdefault(subject, []).append(value)
         return found
 
     abilities, granted, variant_of = objects(V.hasAbility), objects(V.grants), objects(V.variantOf)
@@ -332,10 +333,9 @@ def _ruling_texts(store: Any, rulings: Iterable[str] | None) -> dict[str, list[s
     texts: dict[str, list[str]] = {}
     text = ox.NamedNode(V.text)
     if rulings is None:
-        for quad in store.quads_for_pattern(None, text, None, ox.DefaultGraph()):
-            subject = quad.subject.value
+        for subject, value in predicate_values(store, V.text):
             if subject.startswith(prefix):
-                texts.setdefault(subject, []).append(quad.object.value)
+                texts.setdefault(subject, []).append(value)
         return texts
     for ruling in rulings:
         if ruling.startswith(prefix):

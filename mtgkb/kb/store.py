@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,17 @@ from mtgkb.kb.vocab import PREFIXES
 
 def stores_dir() -> Path:
     return cache_dir() / "stores"
+
+
+def predicate_values(store: Any, predicate: str) -> Iterator[tuple[str, str]]:
+    """The subject and value of every triple of ``predicate`` in the default graph of the Oxigraph
+    ``store``, as text. Read through SPARQL, which decodes only the terms asked for: the store's quads
+    decode the predicate too, a third more time over the full pool's rulings."""
+    from mtgkb.kb.query_files import library_query
+
+    query = bind_values(library_query("predicate-values"), {"p": predicate})
+    for row in store.query(query, prefixes=PREFIXES):
+        yield row[0].value, row[1].value
 
 
 @dataclass

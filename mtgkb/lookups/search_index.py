@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from mtgkb.core.progress import Progress, Ticker
 from mtgkb.core.rule_numbers import rule_sort_key
+from mtgkb.kb.query_files import library_query
+from mtgkb.kb.store import predicate_values
 from mtgkb.kb.vocab import RDF_TYPE, V
 
 if TYPE_CHECKING:
@@ -290,8 +292,13 @@ def _write_items(db: sqlite3.Connection, kb: KnowledgeBase, progress: Progress |
     """Every card, rule and ruling into the search table, kind by kind, in rowid order (see SPAN)."""
     ticker = Ticker(progress, "search index", len(KIND_NUMBERS))
     written: set[str] = set()  # a node that is a card and a rule (never yet) is listed as the first
+    card_names: dict[str, list[str]] = {}
     for done, kind in enumerate(KIND_NUMBERS, 1):
-        items = sorted((i for i in _items(_Facts.of_kind(kb, kind)) if i[-2] not in written), key=_order)
+        facts = _Facts.of_kind(kb, kind, card_names)
+        if kind == "card":  # the rulings name their cards with these
+            card_names = {iri: values.get("name", []) for iri, values in facts.subjects.items()}
+        items = sorted((i for i in _items(facts) if i[-2] not in written), key=_order)
+        del facts
         written |= {item[-2] for item in items}
         gap = max(1, min(GAP, (SPAN - 1) // (len(items) + 1)))
         rows = []
@@ -441,31 +448,31 @@ class _Facts:
             self.graphs.setdefault((subject, fact, value), set()).add(graph)
 
     @classmethod
-    def of_kind(cls, kb: KnowledgeBase, kind: str) -> _Facts:
-        """The facts of every card, rule or ruling (``kind``) in ``kb``."""
-        import pyoxigraph as ox
-
-        store = kb.store
-        default = ox.DefaultGraph()
+    def of_kind(cls, kb: KnowledgeBase, kind: str, card_names: dict[str, list[str]] | None = None) -> _Facts:
+        """The facts of every card, rule or ruling (``kind``) in ``kb``; the rulings' cards are named
+        from ``card_names`` (card IRI -> names, as the cards' facts hold them) where it has them."""
         facts = cls()
         if kind in _CLASS:
-            typed = ox.NamedNode(_CLASS[kind])
-            members = {
-                q.subject.value for q in store.quads_for_pattern(None, ox.NamedNode(RDF_TYPE), typed, default)
-            }
-            for subject in members:
-                facts.subjects[subject] = {kind: [kind]}
+            # Read through SPARQL, which decodes only the subjects: the store's quads decode all four
+            # terms, and over the full pool that (with the values below) was a second of the build.
+            for row in kb.raw_query(library_query("class-members"), {"class": _CLASS[kind]}):
+                facts.subjects[row[0].value] = {kind: [kind]}
         for predicate, name in _FACTS[kind].items():
             # A rule is anything with a rule number (read first); cards and rulings are typed.
             everything = kind == "rule" and name == "ruleNumber"
-            for quad in store.quads_for_pattern(None, ox.NamedNode(predicate), None, default):
-                subject = quad.subject.value
+            for subject, value in predicate_values(kb.store, predicate):
                 if everything or subject in facts.subjects:
-                    facts.add(subject, name, quad.object.value)
+                    facts.add(subject, name, value)
         if kind == "card":
             facts._read_faces(kb)
         if kind == "ruling":
-            facts._read_card_names(kb, {c for s in facts.subjects.values() for c in s.get("aboutCard", [])})
+            facts.card_names = {
+                card: names
+                for card, names in (card_names or {}).items()
+                if names  # a card without a name is named by its IRI below
+            }
+            about = {c for s in facts.subjects.values() for c in s.get("aboutCard", [])}
+            facts._read_card_names(kb, about - facts.card_names.keys())
         if kind == "rule":
             facts._read_by_graph(kb, set(facts.subjects))
         return facts
