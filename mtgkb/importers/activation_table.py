@@ -53,7 +53,13 @@ def activation_table(root: Path | None = None) -> ActivationTable:
     """The table for the curated data under ``root`` (default: the repository, or MTGKB_ROOT)."""
     from mtgkb.core.paths import repo_root
 
-    return _table((root or repo_root()).resolve())
+    return _table_at(root or repo_root())
+
+
+@functools.cache
+def _table_at(root: Path) -> ActivationTable:
+    # Asked once per activated ability of an import: resolving the folder each time cost 0.4 s.
+    return _table(root.resolve())
 
 
 @functools.cache

@@ -29,7 +29,7 @@ class KeywordTable:
     activated: frozenset[str]  # lower-case cost keywords whose mechanic is an activated ability
     labels: dict[str, str]  # mechanic slug -> keyword as printed ("Commander ninjutsu")
 
-    @property
+    @functools.cached_property  # asked for each line of each card of an import
     def words(self) -> tuple[str, ...]:
         """Lower-case keywords, for the cheap "does this text mention any of them" test."""
         return tuple(sorted({*self.plain, *self.cost, *self.condition, *self.in_words, *self.permission}))
