@@ -392,6 +392,7 @@ def test_cards_with_the_same_legalities_share_one_node_that_queries_reach(card_p
     cards = card_pool.kb.select("SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c mtgkb:legalities ?l }")[0]["n"]
     assert cards > 25_000 and nodes < cards / 20
     vintage = card_pool.kb.select(
-        'SELECT ?c WHERE { ?c mtgkb:name "Sol Ring" ; mtgkb:legalities/mtgkb:restrictedIn "vintage" }'
+        'SELECT ?l WHERE { ?c mtgkb:name "Sol Ring" ; mtgkb:legalities ?l . ?l mtgkb:restrictedIn "vintage" }'
     )
-    assert len(vintage) == 1
+    # The node is named by a digest of its statuses, as earlier imports published it: never renamed.
+    assert [row["l"] for row in vintage] == [mint("legality", "557f790e")]

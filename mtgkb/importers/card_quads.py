@@ -244,13 +244,9 @@ def _legalities(
 ) -> str | None:
     """The node of these format statuses, written the first time it is used: a few hundred distinct
     ones serve the whole pool, where a triple per card and format would be a quarter of a million."""
-    statuses = sorted(
-        (status, game_format) for game_format, status in legalities.items() if status in _LEGALITY
-    )
-    if not statuses:
+    node, statuses = _legality_node(tuple(sorted(legalities.items())))
+    if node is None:
         return None
-    digest = hashlib.sha256(repr(statuses).encode("utf-8")).hexdigest()[:8]
-    node = mint("legality", digest)
     if node not in written:
         written.add(node)
         add(node, RDF_TYPE, _LEGALITIES)
@@ -260,7 +256,22 @@ def _legalities(
     return f"<{node}>"
 
 
-def _legalities_label(statuses: list[tuple[str, str]]) -> str:
+@functools.lru_cache(maxsize=4096)  # a few hundred distinct ones over the pool: each minted once
+def _legality_node(
+    legalities: tuple[tuple[str, str], ...],
+) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    """The node of the (format, status) pairs ``legalities`` and its (status, format) pairs, sorted."""
+    statuses = tuple(
+        sorted((status, game_format) for game_format, status in legalities if status in _LEGALITY)
+    )
+    if not statuses:
+        return None, statuses
+    # The digest of the list's repr, as the node was first minted: an IRI is never renamed.
+    digest = hashlib.sha256(repr(list(statuses)).encode("utf-8")).hexdigest()[:8]
+    return mint("legality", digest), statuses
+
+
+def _legalities_label(statuses: tuple[tuple[str, str], ...]) -> str:
     """ "legal in 8 formats; restricted in 1 format": a name for the node in graph tools."""
     counts = Counter(status for status, _ in statuses)
     return "; ".join(
