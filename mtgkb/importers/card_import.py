@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from mtgkb.core.collector import collector_paused
 from mtgkb.core.errors import ImportFileError
 from mtgkb.core.nquads import PendingFiles, QuadWriter, literal
 from mtgkb.core.paths import imports_dir
@@ -105,29 +106,34 @@ def finish_import(
 ) -> CardImportSummary:
     """Write every part, update the store with them, and report what was imported (and which
     ``unreadable`` records were left out)."""
-    known, rules = store_context({mint("graph", part.graph) for part in parts})
-    melded: list[CardRecord] = []
-    for part in parts:
-        if part.cards is not None:
-            part.cards, part.melded = prepare_records(part.cards, rules)
-            melded += part.melded
-    records = [card for part in parts for card in part.cards or ()]
-    for part in parts:
-        if part.rulings is not None:
-            part.rulings = rulings_to_pairs(part.rulings, melded, records)
-    nodes = assign_card_iris(records, known)
-    skipped_names = {**(unreadable or {}), **{record.name: _NOT_A_CARD for record in melded}, **nodes.merged}
-    if len(nodes.kept) < len(records):
-        kept_ids = {id(card) for card in nodes.kept}
-        for part in parts:
-            if part.cards is not None:
-                part.cards = [card for card in part.cards if id(card) in kept_ids]
     pending = PendingFiles()
     try:
-        try:
-            written = [write_graph_file(part, nodes, rules, progress, pending) for part in parts]
-        except OSError as error:
-            raise unwritable(error) from error
+        with collector_paused():
+            known, rules = store_context({mint("graph", part.graph) for part in parts})
+            melded: list[CardRecord] = []
+            for part in parts:
+                if part.cards is not None:
+                    part.cards, part.melded = prepare_records(part.cards, rules)
+                    melded += part.melded
+            records = [card for part in parts for card in part.cards or ()]
+            for part in parts:
+                if part.rulings is not None:
+                    part.rulings = rulings_to_pairs(part.rulings, melded, records)
+            nodes = assign_card_iris(records, known)
+            skipped_names = {
+                **(unreadable or {}),
+                **{record.name: _NOT_A_CARD for record in melded},
+                **nodes.merged,
+            }
+            if len(nodes.kept) < len(records):
+                kept_ids = {id(card) for card in nodes.kept}
+                for part in parts:
+                    if part.cards is not None:
+                        part.cards = [card for card in part.cards if id(card) in kept_ids]
+            try:
+                written = [write_graph_file(part, nodes, rules, progress, pending) for part in parts]
+            except OSError as error:
+                raise unwritable(error) from error
         # The records are written: let them go before the store is updated, which needs the memory.
         for part in parts:
             part.cards = part.rulings = part.melded = None

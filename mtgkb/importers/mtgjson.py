@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mtgkb.core.collector import collector_paused
 from mtgkb.core.errors import ImportFileError
 from mtgkb.core.progress import Progress
 from mtgkb.importers import fields
@@ -37,9 +38,10 @@ def import_mtgjson(path: Path, progress: Progress | None = None) -> CardImportSu
     path = Path(path)
     if progress:
         progress(f"reading {path}")
-    document = read_json(path, EXPECTED, HINT)
-    cards, rulings, unreadable = read_atomic_cards(document, path, progress)
-    del document
+    with collector_paused():
+        document = read_json(path, EXPECTED, HINT)
+        cards, rulings, unreadable = read_atomic_cards(document, path, progress)
+        del document
     parts = [GraphFile("mtgjson", "MTGJSON AtomicCards import", path, cards, rulings)]
     del cards, rulings  # finish_import lets the records go once they are written
     return finish_import("mtgjson", parts, started, progress, unreadable=unreadable)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mtgkb.core.collector import collector_paused
 from mtgkb.core.errors import ImportFileError
 from mtgkb.core.mana_symbols import mana_value
 from mtgkb.core.progress import Progress
@@ -42,17 +43,20 @@ def import_scryfall(
     path = Path(path)
     if progress:
         progress(f"reading {path}")
-    cards, skipped, unreadable = read_cards(read_json(path, EXPECTED_CARDS, HINT), path, progress)
-    parts = [GraphFile("scryfall-cards", "Scryfall card import", path, cards=cards)]
-    without_card = 0
-    if rulings_path is not None:
-        rulings_path = Path(rulings_path)
-        if progress:
-            progress(f"reading {rulings_path}")
-        raw = read_rulings(read_json(rulings_path, EXPECTED_RULINGS, HINT), rulings_path)
-        rulings, without_card = match_rulings(raw, cards)
-        parts.append(GraphFile("scryfall-rulings", "Scryfall rulings import", rulings_path, rulings=rulings))
-        del raw, rulings
+    with collector_paused():
+        cards, skipped, unreadable = read_cards(read_json(path, EXPECTED_CARDS, HINT), path, progress)
+        parts = [GraphFile("scryfall-cards", "Scryfall card import", path, cards=cards)]
+        without_card = 0
+        if rulings_path is not None:
+            rulings_path = Path(rulings_path)
+            if progress:
+                progress(f"reading {rulings_path}")
+            raw = read_rulings(read_json(rulings_path, EXPECTED_RULINGS, HINT), rulings_path)
+            rulings, without_card = match_rulings(raw, cards)
+            parts.append(
+                GraphFile("scryfall-rulings", "Scryfall rulings import", rulings_path, rulings=rulings)
+            )
+            del raw, rulings
     del cards  # finish_import lets the records go once they are written
     return finish_import("scryfall", parts, started, progress, skipped, without_card, unreadable)
 
