@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from mtgkb import __version__
+from mtgkb.core.collector import collector_paused
 from mtgkb.core.errors import StoreError
 from mtgkb.core.paths import cache_dir
 from mtgkb.core.progress import Progress
@@ -283,7 +284,9 @@ def _build_from_scratch(
     store.optimize()
     apart = sum(record["bytes"] for record in records.values()) >= _INDEXES_APART_FROM
     digests = None
-    with _side_indexes_beside(store, temporary, indexes, progress, apart):
+    # The derivations make large dicts and sets and no cycles: the collector's passes over them cost
+    # most of a second of the mentions alone over the full pool.
+    with _side_indexes_beside(store, temporary, indexes, progress, apart), collector_paused():
         terms = derive_mentions(store, progress)
         for derivation in derivations:
             if progress:
@@ -374,7 +377,8 @@ def _build_side_index(
     """One side index of the store checkpointed in ``snapshot``, into ``folder``."""
     import pyoxigraph as ox
 
-    build(KnowledgeBase(Path(folder), ox.Store.read_only(snapshot), {}), None)
+    with collector_paused():  # its facts form no cycles (see _build_from_scratch)
+        build(KnowledgeBase(Path(folder), ox.Store.read_only(snapshot), {}), None)
 
 
 def _build_side_index_quietly(
