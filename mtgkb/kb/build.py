@@ -299,14 +299,15 @@ def _build_from_scratch(
         _write_names(temporary, name_index(store))
         kb.meta = {"graphs": graphs}
         store.flush()
+        # The store closes once nothing holds it: here when the indexes are built from a checkpoint,
+        # after the block when they are built from the store itself.
+        del kb, store
         if apart:
-            # The indexes are built from a checkpoint: the store is finished, and its files are read
-            # for their digests while the indexes are still being built (half a second for the pool).
-            del kb, store
-            gc.collect()  # closes the store, whose files must not change once read
+            # Its files are read for their digests while the indexes are still being built (half a
+            # second for the pool): closed first, so that they no longer change.
+            gc.collect()
             digests = _digests(temporary)
     if not apart:
-        del kb, store
         gc.collect()
     return {"graphs": graphs, "sources": records, "mentions_terms": terms, "digests": digests}
 
