@@ -5,6 +5,8 @@
 - At most :data:`~mtgkb.serve.limits.MAX_HEADER_FIELDS` header fields, of at most
   ``--max-header-kb`` in all (else 431); heads larger than h11 reads are refused earlier, in
   :mod:`mtgkb.serve.http_protocol`.
+- Every answer, the application's and the refusals here alike, carries the security headers of
+  :mod:`mtgkb.serve.headers`.
 - A bug in this process has already been answered (500) and logged in one line by the application's
   error handler; Starlette raises it again for the server to log, which would print a traceback: it
   stops here.
@@ -18,6 +20,7 @@ import re
 from typing import Any
 
 from mtgkb.core.errors import MtgkbError
+from mtgkb.serve.headers import sending_security_headers
 from mtgkb.serve.jobs import Reply, error_reply
 from mtgkb.serve.limits import MAX_HEADER_FIELDS, HeadersTooLarge, Limits
 
@@ -77,6 +80,7 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        send = sending_security_headers(send)
         refused = refusal(scope, self.limits)
         if refused is not None:
             await _answer(refused, receive, send)
