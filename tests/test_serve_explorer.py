@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+from serve_browser import chromium, wait
 from serve_helpers import running_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-WAIT = 60
 WIDTHS = (1400, 420)
 NINJA = "https://w3id.org/mtgkb/card/ninja-of-the-deep-hours"
 
@@ -30,31 +27,8 @@ def server(kb):
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("no Chromium here: apt-get install chromium chromium-driver (as .ci/run does)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,1000",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-    ):
-        options.add_argument(flag)
-    chrome = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    chrome.set_page_load_timeout(WAIT)
-    yield chrome
-    chrome.quit()
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as chrome:
+        yield chrome
 
 
 @pytest.fixture(params=WIDTHS, ids=lambda width: f"{width}px")
@@ -70,9 +44,7 @@ def browser(driver, request):
 
 
 def _wait(driver, condition, message: str):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT, poll_frequency=0.2).until(condition, message)
+    return wait(driver, condition, message)
 
 
 def _script(driver, script: str, *args):

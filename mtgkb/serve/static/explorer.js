@@ -325,7 +325,28 @@ function setUpSearch() {
 
 // --- the SPARQL editor ---------------------------------------------------------------------------
 
-// Made when its section first comes into view: it takes no focus and keeps the page at its top.
+const ENDPOINT = location.origin + "/sparql";
+const EXAMPLE_QUERY =
+  "PREFIX mtgkb: <https://w3id.org/mtgkb/vocab#>\nPREFIX mechanic: <https://w3id.org/mtgkb/mechanic/>\n\n" +
+  "SELECT ?card ?cost WHERE {\n  ?card mtgkb:hasAbility ?ability .\n" +
+  "  ?ability mtgkb:instantiates mechanic:ninjutsu ; mtgkb:abilityCost ?cost .\n} ORDER BY ?card LIMIT 20";
+
+// The query a shared link carries (?query=… or #query=…, as YASGUI's share links write it). Only the
+// query is taken from a link, and only into the editor: it runs when the user presses run, and on
+// this server's endpoint whatever else the link says.
+function linkedQuery() {
+  for (const part of [location.hash.slice(1), location.search.slice(1)]) {
+    const query = new URLSearchParams(part).get("query");
+    if (query) return query;
+  }
+  return null;
+}
+
+// Made when its section first comes into view: it takes no focus and keeps the page at its top. It
+// talks to this server's /sparql only: the endpoint is a function (YASGUI then sets it on every
+// request, over whatever a tab holds), the field that would change it is not drawn (explorer.css),
+// YASGUI reads nothing from the URL (it would take the endpoint from there and run the query at
+// once) and keeps nothing in localStorage (a stored tab would bring its endpoint back).
 function setUpYasgui() {
   if (typeof Yasgui === "undefined" || explorer.yasgui) return;
   Yasgui.Yasqe.defaults.autofocus = false;
@@ -333,16 +354,12 @@ function setUpYasgui() {
   const [x, y] = [window.scrollX, window.scrollY];
   explorer.yasgui = new Yasgui(document.getElementById("yasgui"), {
     autofocus: false,
-    requestConfig: { endpoint: location.origin + "/sparql", method: "POST" },
+    requestConfig: { endpoint: () => ENDPOINT, method: "POST" },
+    populateFromUrl: false,
     copyEndpointOnNewTab: false,
     persistenceId: null,
     endpointCatalogueOptions: { getData: () => [] },
-    yasqe: {
-      autofocus: false,
-      value: "PREFIX mtgkb: <https://w3id.org/mtgkb/vocab#>\nPREFIX mechanic: <https://w3id.org/mtgkb/mechanic/>\n\n" +
-        "SELECT ?card ?cost WHERE {\n  ?card mtgkb:hasAbility ?ability .\n" +
-        "  ?ability mtgkb:instantiates mechanic:ninjutsu ; mtgkb:abilityCost ?cost .\n} ORDER BY ?card LIMIT 20",
-    },
+    yasqe: { autofocus: false, value: linkedQuery() || EXAMPLE_QUERY },
   });
   if (document.activeElement && document.getElementById("yasgui").contains(document.activeElement)) document.activeElement.blur();
   window.scrollTo(x, y);
@@ -351,7 +368,7 @@ function setUpYasgui() {
 function setUpYasguiWhenSeen() {
   const section = document.getElementById("sparql");
   const start = () => { try { setUpYasgui(); } catch (error) { console.error("YASGUI", error); } };
-  if (location.hash === "#sparql" || !("IntersectionObserver" in window)) { start(); return; }
+  if (location.hash === "#sparql" || linkedQuery() || !("IntersectionObserver" in window)) { start(); return; }
   const observer = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) { observer.disconnect(); start(); }
   }, { rootMargin: "200px" });
