@@ -17,6 +17,7 @@ import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from serve_browser import chromium, violations, wait
@@ -482,3 +483,21 @@ def test_search_graph_verdict_and_sparql_meet_no_policy_violation(server, driver
     assert "ninja-of-the-deep-hours" in text, text
     found = violations(driver)
     assert found == [], found
+
+
+# --- the vendored renderer is the patched one ------------------------------------------------------
+
+
+def test_the_vendored_yasgui_is_patched_as_the_vendoring_script_patches_it() -> None:
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "vendor_js.py"
+    spec = importlib.util.spec_from_file_location("vendor_js", script)
+    assert spec and spec.loader
+    vendor_js = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(vendor_js)
+    for name, patches in vendor_js.PATCHES.items():
+        text = (vendor_js.VENDOR / name).read_text(encoding="utf-8")
+        for old, new in patches:
+            assert text.count(new) == 1 and old not in text, f"{name} is not patched: {old[:60]}"
+    assert "patches of scripts/vendor_js.py" in (vendor_js.VENDOR / "VENDORED.txt").read_text()
