@@ -171,6 +171,8 @@ def test_an_unknown_name_is_404_with_the_clis_suggestions(cli_json, server) -> N
         ("card", None, {}, 400, "name the card"),
         ("rule/702.999", None, {}, 404, "702.999"),
         ("rule/9999.1", None, {}, 400, "not a rule number"),
+        ("graph", None, {"node": "<img src=x onerror=a:b>"}, 404, "<img src=x onerror=a:b>"),
+        ("node", None, {"node": "<a b:c>"}, 404, "<a b:c>"),
     ],
 )
 def test_mistakes_are_clear_json_errors(server, path, body, query, status, words) -> None:

@@ -72,7 +72,10 @@ def resolve_node(kb: KnowledgeBase, text: str) -> str:
 def exists(kb: KnowledgeBase, iri: str) -> bool:
     import pyoxigraph as ox
 
-    node = ox.NamedNode(iri)
+    try:
+        node = ox.NamedNode(iri)
+    except ValueError:  # "<a b:c>" reads as an IRI, but no node has it
+        return False
     default = ox.DefaultGraph()
     return any(True for _ in kb.store.quads_for_pattern(node, None, None, default)) or any(
         True for _ in kb.store.quads_for_pattern(None, None, node, default)
