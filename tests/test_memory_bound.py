@@ -190,9 +190,9 @@ def test_a_cgroup_counts_its_memory_less_the_page_cache(tmp_path) -> None:
 
 
 def test_the_hard_limits_are_kept_a_headroom_short_of() -> None:
-    assert headroom_mb(3072) == 384 and headroom_mb(6144) == 768
+    assert headroom_mb(3072) == 614 and headroom_mb(6144) == 1228  # a fifth
     assert headroom_mb(1024) == memory.HEADROOM_MIN_MB == 256
-    assert memory._below(3072) == 2688
+    assert memory._below(3072) == 2458
     assert memory._below(300) == 150  # too small for the headroom: still a message, not an abort
 
 
@@ -202,8 +202,8 @@ def test_the_ceilings_are_the_bound_the_cgroup_and_the_address_space(tmp_path, m
     held_under = ceilings(6000, "--max-memory-mb", root, tmp_path / "membership")
     assert [(c.measure, c.limit_mb, c.hard_mb) for c in held_under] == [
         ("resident", 6000, None),
-        ("cgroup", 4096 - 512, 4096),
-        ("address space", 3072 - 384, 3072),
+        ("cgroup", 4096 - 819, 4096),
+        ("address space", 3072 - 614, 3072),
     ]
     assert held_under[1].cgroup == root / "user"
     assert "--max-memory-mb" in held_under[0].setting and "RLIMIT_AS" in held_under[2].setting
@@ -256,7 +256,7 @@ def test_the_address_space_limit_is_read_from_rlimit_as() -> None:
     shown = subprocess.run(
         [*_launcher(3 * GB), sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
-    assert shown.stdout.split() == ["3072", "2688"]
+    assert shown.stdout.split() == ["3072", "2458"]
     if resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY:
         assert address_space_limit_mb() is None
 
@@ -365,7 +365,8 @@ def test_the_cli_stops_before_the_cgroup_limit(kb) -> None:
     with _child_memory_cgroup(1536) as procs:
         code, err = _cli_stopped(_launcher(cgroup_procs=procs), [], 1536 + 200)
     assert code == 2, err[-500:]  # not -9: the kernel's out-of-memory kill
-    assert "needed more than 1280 MB of the container's memory" in err and "its limit is 1536 MB" in err
+    ceiling = memory._below(1536)
+    assert f"needed more than {ceiling} MB of the container's memory" in err and "its limit is 1536 MB" in err
 
 
 def test_the_server_answers_503_before_the_cgroup_limit(kb) -> None:

@@ -46,5 +46,5 @@ def memory_option(help_text: str) -> Any:
         metavar="MB",
         help=f"{help_text} (resident size; default: ${ENV}, else a quarter of the machine's RAM). "
         "A container's memory limit (cgroup) and the address-space limit ('ulimit -v') always hold "
-        "as well, each compared with what it counts and kept an eighth (at least 256 MB) short of.",
+        "as well, each compared with what it counts and kept a fifth (at least 256 MB) short of.",
     )

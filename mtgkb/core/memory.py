@@ -17,8 +17,9 @@ server), once it passes one of its ceilings. Each ceiling is compared with what 
   cgroup holds less the page cache the kernel can drop. The cgroup is shared: for the server it counts
   the server and all its workers together.
 
-The two hard limits are kept :func:`headroom_mb` short of: the process needs room to stop, and the
-allocator takes address space 64 MB at a time and a growing vector doubles at once. So by default a
+The two hard limits are kept :func:`headroom_mb` short of (a fifth, at least 256 MB): the process
+needs room to stop, the allocator takes address space 64 MB at a time, and a growing vector doubles
+at once. So by default a
 query may use the smallest of a quarter of the machine, the cgroup's limit and the address space the
 process may map, less that headroom, each in its own measure.
 """
@@ -43,9 +44,10 @@ MIN_MB = 64
 SAMPLE_EVERY = 0.01
 #: The room kept below a hard limit (RLIMIT_AS, a cgroup's): at least this many MB …
 HEADROOM_MIN_MB = 256
-#: … or this share of the limit, whichever is more (the vector of an ORDER BY grows by doubling: its
-#: last step was 7 % of the address space the process held).
-HEADROOM_SHARE = 0.125
+#: … or this share of the limit, whichever is more: the vector an ORDER BY collects its rows in grows
+#: by doubling, and under 3 GB of address space one step asked for 384 MB at once (14 % of the 2.7 GB
+#: the process held then; with an eighth kept free it would have been the last megabyte).
+HEADROOM_SHARE = 0.2
 #: A cgroup limit at or past this many bytes is none (v1 writes "no limit" as 2**63 less a page).
 _NO_LIMIT_BYTES = 2**60
 _MB = 1024 * 1024
