@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mtgkb.core.errors import MtgkbError
-from mtgkb.core.memory import SAMPLE_EVERY, MemoryLimitExceeded, ceilings, passed
+from mtgkb.core.memory import SAMPLE_EVERY, MemoryLimitExceeded, ceilings, passed, resident_mb
 from mtgkb.kb.query_limits import QueryTimeout
 from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
@@ -276,6 +276,9 @@ class WorkerPool:
                 if done:
                     return asked.result()
                 ceiling = passed(held_under, worker.process.pid) if held_under else None
+                if ceiling is not None and ceiling.measure == "cgroup" and not self._largest(worker):
+                    # The cgroup is shared: the largest worker's job is the one stopped.
+                    ceiling = passed([c for c in held_under if c.measure != "cgroup"], worker.process.pid)
                 if ceiling is not None:
                     with contextlib.suppress(Exception):
                         worker.process.kill()  # before a hard limit aborts it; the caller replaces it
@@ -285,6 +288,13 @@ class WorkerPool:
                 asked.cancel()
                 with contextlib.suppress(BaseException):
                     await asked
+
+    def _largest(self, worker: Worker) -> bool:
+        """Whether ``worker`` holds at least as much as any other worker (resident size)."""
+        held = resident_mb(worker.process.pid) or 0.0
+        return all(
+            (resident_mb(other.process.pid) or 0.0) <= held for other in self._all if other is not worker
+        )
 
     async def _ask(self, worker: Worker, job: Job) -> Reply:
         loop = asyncio.get_running_loop()
