@@ -11,17 +11,17 @@ server), once it passes one of its ceilings. Each ceiling is compared with what 
   compared with the process's resident size;
 - the address-space limit (``RLIMIT_AS``: ``ulimit -v``, ``prlimit --as``), compared with the
   process's address space (VmSize), which is what the kernel counts when it refuses an allocation
-  (here about half a gigabyte more than the resident size, malloc's arenas being reserved whole);
+  (half a gigabyte to a gigabyte more than the resident size, malloc's arenas being reserved whole);
+  a server worker inherits the limit and is compared alone;
 - the memory limit of the process's cgroup (a container's limit: v2 ``memory.max``, v1
   ``memory.limit_in_bytes``, the smallest of its cgroup and their parents), compared with what that
   cgroup holds less the page cache the kernel can drop. The cgroup is shared: for the server it counts
-  the server and all its workers together.
+  the server and all its workers together, and the largest worker's job is the one stopped.
 
 The two hard limits are kept :func:`headroom_mb` short of (a fifth, at least 256 MB): the process
 needs room to stop, the allocator takes address space 64 MB at a time, and a growing vector doubles
-at once. So by default a
-query may use the smallest of a quarter of the machine, the cgroup's limit and the address space the
-process may map, less that headroom, each in its own measure.
+at once. So by default a query may use the smallest of a quarter of the machine, the cgroup's limit
+and the address space the process may map, less that headroom, each in its own measure.
 """
 
 from __future__ import annotations
