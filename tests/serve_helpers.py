@@ -33,9 +33,14 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(*options: str, env: dict[str, str] | None = None) -> Iterator[Server]:
-    """``mtgkb serve --port 0 --json OPTIONS`` until the block ends (then Ctrl-C, as a user stops it)."""
+def running_server(
+    *options: str, env: dict[str, str] | None = None, launcher: tuple[str, ...] = ()
+) -> Iterator[Server]:
+    """``mtgkb serve --port 0 --json OPTIONS`` until the block ends (then Ctrl-C, as a user stops it);
+    ``launcher``: a command that runs the server's in the same process (one that sets a limit, then
+    execs the rest of its arguments)."""
     command = [
+        *launcher,
         sys.executable,
         "-m",
         "mtgkb",

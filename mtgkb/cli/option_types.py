@@ -33,8 +33,9 @@ class Seconds(click.ParamType):
 
 
 def memory_option(help_text: str) -> Any:
-    """``--max-memory-mb``: the memory bound of a query (default: MTGKB_MAX_MEMORY_MB, else a quarter
-    of the machine's RAM; see :mod:`mtgkb.core.memory`)."""
+    """``--max-memory-mb``: the bound on a query's resident size (default: MTGKB_MAX_MEMORY_MB, else a
+    quarter of the machine's RAM); the cgroup's limit and RLIMIT_AS hold as well (see
+    :mod:`mtgkb.core.memory`)."""
     from mtgkb.core.memory import ENV, MIN_MB
 
     return click.option(
@@ -43,5 +44,7 @@ def memory_option(help_text: str) -> Any:
         type=click.IntRange(min=MIN_MB),
         default=None,
         metavar="MB",
-        help=f"{help_text} (default: ${ENV}, else a quarter of the machine's RAM).",
+        help=f"{help_text} (resident size; default: ${ENV}, else a quarter of the machine's RAM). "
+        "A container's memory limit (cgroup) and the address-space limit ('ulimit -v') always hold "
+        "as well, each compared with what it counts and kept a fifth (at least 256 MB) short of.",
     )

@@ -87,13 +87,13 @@ def _answer(run: Callable[[], SparqlResult], timeout: float | None, max_memory_m
     bound, Ctrl-C stopping it at once (see mtgkb.kb.query_limits)."""
     from mtgkb.cli.output import emit_stream
     from mtgkb.cli.render.sparql import write_result
-    from mtgkb.core.memory import ENV, default_limit_mb
+    from mtgkb.core.memory import ENV, ceilings, default_limit_mb
     from mtgkb.kb.query_limits import DEFAULT_TIMEOUT, stream_with_limit
 
     limit = DEFAULT_TIMEOUT if timeout is None else timeout
-    memory = default_limit_mb() if max_memory_mb is None else max_memory_mb
-    setting = f"--max-memory-mb or ${ENV}"
-    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit, memory, setting))
+    bound = default_limit_mb() if max_memory_mb is None else max_memory_mb
+    held_under = ceilings(bound, f"--max-memory-mb or ${ENV}")
+    emit_stream(stream_with_limit(lambda output: write_result(run(), output), limit, held_under))
 
 
 def _format(fmt: str | None, as_json: bool) -> str:

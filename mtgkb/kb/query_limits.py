@@ -18,11 +18,11 @@ import queue
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import BinaryIO
 
 from mtgkb.core.errors import MtgkbError
-from mtgkb.core.memory import MemoryLimitExceeded, resident_mb
+from mtgkb.core.memory import SAMPLE_EVERY, Ceiling, MemoryLimitExceeded, passed
 from mtgkb.kb.sparql_tokens import LANGTAG, PNAME, PUNCT, WORD, Token, tokens
 
 WORKER_NAME = "mtgkb-query"
@@ -31,9 +31,10 @@ DEFAULT_TIMEOUT = 60.0
 #: Bytes the worker gathers before handing them over, and how many such chunks may wait.
 CHUNK_BYTES = 64 * 1024
 QUEUED_CHUNKS = 8
-#: Seconds between two looks at the process's memory while a query runs (a cartesian ORDER BY grew
-#: by about 400 MB a second: a tenth of a second past the bound is 40 MB).
-MEMORY_EVERY = 0.05
+#: Seconds between two looks at the process's memory while a query runs (see mtgkb.core.memory).
+MEMORY_EVERY = SAMPLE_EVERY
+#: Seconds the waiting thread waits for a chunk before it looks at the clock again.
+WAIT_EVERY = 0.1
 
 
 class QueryTimeout(MtgkbError):
@@ -91,16 +92,17 @@ _DONE = object()
 def stream_with_limit(
     produce: Callable[[BinaryIO], None],
     timeout: float | None,
-    max_memory_mb: int | None = None,
-    memory_setting: str = "--max-memory-mb",
+    held_under: Sequence[Ceiling] = (),
 ) -> Iterator[bytes]:
     """The bytes ``produce(sink)`` writes, as they are written, ``produce`` running in a worker thread.
 
     :class:`QueryTimeout` once the caller has waited for the worker more than ``timeout`` seconds in
     all (None or 0: no limit); time the worker spends waiting for the caller does not count. An error
-    in ``produce`` is raised in the caller; ``MemoryLimitExceeded`` once the process holds more than
-    ``max_memory_mb`` (see :mod:`mtgkb.core.memory`); KeyboardInterrupt reaches the caller as soon as
-    Ctrl-C is pressed. Closing the iterator early stops the worker at its next write."""
+    in ``produce`` is raised in the caller; ``MemoryLimitExceeded`` once the process passes one of the
+    ceilings ``held_under`` (see :mod:`mtgkb.core.memory`), looked at every :data:`MEMORY_EVERY`
+    seconds, and then without waiting for the worker, which goes on allocating until the process
+    ends; KeyboardInterrupt reaches the caller as soon as Ctrl-C is pressed. Closing the iterator
+    early stops the worker at its next write."""
     chunks: queue.Queue[object] = queue.Queue(maxsize=QUEUED_CHUNKS)
     stopped = threading.Event()
     sink = _QueueSink(chunks, stopped)
@@ -129,23 +131,26 @@ def stream_with_limit(
 
     worker = threading.Thread(target=work, name=WORKER_NAME, daemon=True)
     waited = looked = 0.0
+    wait_every = MEMORY_EVERY if held_under else WAIT_EVERY
+    over_memory = False
     worker.start()
     try:
         while True:
             started = time.monotonic()
             try:
-                item = chunks.get(timeout=0.1)
+                item = chunks.get(timeout=wait_every)
             except queue.Empty:
                 item = None
             now = time.monotonic()
             waited += now - started
             if timeout and waited > timeout:
                 raise _timeout_error(timeout)
-            if max_memory_mb and now - looked >= MEMORY_EVERY:
+            if held_under and now - looked >= MEMORY_EVERY:
                 looked = now
-                held = resident_mb()
-                if held is not None and held > max_memory_mb:
-                    raise MemoryLimitExceeded(max_memory_mb, memory_setting)
+                ceiling = passed(list(held_under))
+                if ceiling is not None:
+                    over_memory = True
+                    raise MemoryLimitExceeded(ceiling)
             if item is None:
                 continue
             if item is _DONE:
@@ -155,7 +160,9 @@ def stream_with_limit(
             yield item  # type: ignore[misc]
     finally:
         stopped.set()
-        worker.join(0.5)  # a worker at a write stops at once; one deep in a computation is left
+        # A worker at a write stops at once; one deep in a computation is left. One past a memory
+        # ceiling is not waited for: it allocates on, and the process must end before a hard limit.
+        worker.join(0 if over_memory else 0.5)
 
 
 def _let_go_of_locals(error: BaseException) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mtgkb.core.errors import MtgkbError
-from mtgkb.core.memory import MemoryLimitExceeded, resident_mb
+from mtgkb.core.memory import SAMPLE_EVERY, MemoryLimitExceeded, ceilings, passed, resident_mb
 from mtgkb.kb.query_limits import QueryTimeout
 from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
@@ -39,7 +39,7 @@ NEWER_STORE_EVERY = 2.0
 RETRY_FIRST = 0.5
 RETRY_MOST = 30.0
 #: Seconds between two looks at a busy worker's memory (see mtgkb.core.memory).
-MEMORY_EVERY = 0.05
+MEMORY_EVERY = SAMPLE_EVERY
 
 
 def worker_main(connection: Connection, store_path: str, limits: Limits) -> None:
@@ -263,23 +263,38 @@ class WorkerPool:
 
     async def _watched(self, worker: Worker, job: Job) -> Reply:
         """The reply of ``worker`` to ``job``, its memory looked at every :data:`MEMORY_EVERY` seconds:
-        past ``limits.max_memory_mb`` the job is stopped with :class:`MemoryLimitExceeded` (the caller
-        then replaces the worker, which frees all it held)."""
+        past one of its ceilings (``limits.max_memory_mb`` of resident size, the address-space limit
+        it inherited, the cgroup's limit that it shares with the server and the other workers: see
+        mtgkb.core.memory) it is killed at once and the job stopped with :class:`MemoryLimitExceeded`
+        (the caller then replaces the worker)."""
         asked = asyncio.ensure_future(self._ask(worker, job))
         bound = self.limits.max_memory_mb
+        held_under = ceilings(bound, "'mtgkb serve --max-memory-mb'") if bound else []
         try:
             while True:
                 done, _ = await asyncio.wait({asked}, timeout=MEMORY_EVERY)
                 if done:
                     return asked.result()
-                held = resident_mb(worker.process.pid) if bound else None
-                if bound and held is not None and held > bound:
-                    raise MemoryLimitExceeded(bound, "'mtgkb serve --max-memory-mb'")
+                ceiling = passed(held_under, worker.process.pid) if held_under else None
+                if ceiling is not None and ceiling.measure == "cgroup" and not self._largest(worker):
+                    # The cgroup is shared: the largest worker's job is the one stopped.
+                    ceiling = passed([c for c in held_under if c.measure != "cgroup"], worker.process.pid)
+                if ceiling is not None:
+                    with contextlib.suppress(Exception):
+                        worker.process.kill()  # before a hard limit aborts it; the caller replaces it
+                    raise MemoryLimitExceeded(ceiling)
         finally:
             if not asked.done():
                 asked.cancel()
                 with contextlib.suppress(BaseException):
                     await asked
+
+    def _largest(self, worker: Worker) -> bool:
+        """Whether ``worker`` holds at least as much as any other worker (resident size)."""
+        held = resident_mb(worker.process.pid) or 0.0
+        return all(
+            (resident_mb(other.process.pid) or 0.0) <= held for other in self._all if other is not worker
+        )
 
     async def _ask(self, worker: Worker, job: Job) -> Reply:
         loop = asyncio.get_running_loop()
