@@ -1,17 +1,20 @@
 """``mtgkb serve`` against clients that hold connections (issue 37): a request head must arrive within
 ``--head-timeout``, a body at a steady pace, so silent and half-sent requests are closed and a client
-holding every connection the server allows locks nobody out for long; and ``--max-connections N``
-serves N connections at once, refusing the one more (uvicorn's own limit served N - 1)."""
+holding every connection the server allows locks nobody out for long; ``--max-connections N``
+serves N connections at once, refusing the one more (uvicorn's own limit served N - 1); and light
+queries are answered while heavy ones hold the workers."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
+import threading
 import time
 import urllib.parse
 
 import pytest
-from serve_helpers import running_server
+from serve_helpers import get_query, running_server
 
 ASK = "/sparql?query=" + urllib.parse.quote("ASK {}")
 LIMIT = 5
@@ -195,3 +198,54 @@ def test_a_client_holding_every_connection_locks_others_out_only_until_the_deadl
     finally:
         for connection in silent + halves:
             connection.close()
+
+
+# --- light queries under heavy ones ------------------------------------------------------------------
+
+#: A cartesian product of three patterns: no worker finishes it within the test's time limit.
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+#: Joined on one variable, so estimated light, but as slow: four patterns sharing an object (the
+#: hundreds of rules that are all mtgkb:Rule, to the fourth power).
+STAR = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?p ?x . ?b ?q ?x . ?c ?r ?x . ?d ?s ?x }"
+ONE_ROW = "SELECT ?s WHERE { ?s ?p ?o } LIMIT 1"
+
+
+@pytest.fixture
+def busy_server(kb):
+    """Two workers and a time limit longer than the test, so that a heavy query holds its worker until
+    the server is stopped; one server for each test, since each leaves its workers busy."""
+    with running_server("--workers", "2", "--timeout", "300") as running:
+        yield running
+
+
+def _in_background(server, query: str) -> threading.Thread:
+    def ask() -> None:
+        with contextlib.suppress(OSError):  # the server stops under it at the end of the test
+            get_query(server, query)
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_light_query_is_answered_while_heavy_ones_hold_the_workers(busy_server) -> None:
+    """Before: twenty cartesian COUNT(*) queries on the two workers delayed a one-row query to 28 s;
+    here it would wait for the whole time limit, as none of them ends before it."""
+    heavy = [_in_background(busy_server, CARTESIAN) for _ in range(6)]
+    time.sleep(1.5)  # the heavy queries have taken what workers they may and the rest wait
+    answer = get_query(busy_server, ONE_ROW, "application/sparql-results+json")
+    assert answer.status == 200 and len(answer.json()["results"]["bindings"]) == 1
+    assert all(thread.is_alive() for thread in heavy), "a heavy query ended first"
+
+
+def test_a_query_running_long_makes_the_same_query_heavy(busy_server) -> None:
+    """The estimate calls STAR light; once it has run a second, it counts as heavy, and the same query
+    (spaced and named otherwise) waits instead of taking the last worker."""
+    first = _in_background(busy_server, STAR)
+    time.sleep(1.5)
+    same = STAR.replace("?", "$").replace(" . ", " .\n# again\n")
+    others = [_in_background(busy_server, same) for _ in range(3)]
+    time.sleep(0.5)
+    answer = get_query(busy_server, ONE_ROW, "application/sparql-results+json")
+    assert answer.status == 200
+    assert first.is_alive() and all(thread.is_alive() for thread in others)
