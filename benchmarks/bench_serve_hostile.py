@@ -1,7 +1,9 @@
 """``mtgkb serve`` under the attacks of issue 18, on 127.0.0.1: how much the server's own process
 grows under Host headers (twenty distinct 1 MB ones, then 300 distinct valid ones; before the fix it
 went from 46 MB to 1.46 GB), how soon a request hears that the store is damaged (before: after the
-whole 30 s time limit), and how soon the server answers again once the store is rebuilt.
+whole 30 s time limit), how soon the server answers again once the store is rebuilt (issue 18); and
+how long a one-row query takes while twenty clients keep sending CPU-bound cartesian COUNT(*)
+queries (issue 37: before the fix, twenty of them on the two workers delayed it to 28 s).
 
 The store is a copy, in a cache directory of the benchmark's own, of the store of the current sources
 (build it first; import the full pool for the full pool's figures); the rebuild is ``mtgkb build
@@ -20,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 from pathlib import Path
@@ -28,10 +31,20 @@ from cold_runs import ENVIRONMENT, mtgkb_command
 from figures import Figure, main
 
 ASK = "/sparql?query=" + urllib.parse.quote("ASK { ?s ?p ?o }")
+#: Heavy: a cartesian product no worker finishes within the time limit. Light: one row.
+HEAVY = "/sparql?query=" + urllib.parse.quote("SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }")
+LIGHT = "/sparql?query=" + urllib.parse.quote("SELECT ?s WHERE { ?s ?p ?o } LIMIT 1")
+HEAVY_CLIENTS = 20
+LIGHT_QUERIES = 20
+#: Seconds between two light queries: twenty of them span more than one heavy query's time limit, so
+#: some are asked while a worker stopped at that limit is being replaced.
+LIGHT_PAUSE = 0.4
+#: The time limit of the server under heavy load: each heavy query holds a worker this long.
+HEAVY_TIMEOUT = 5.0
 
 
-def _start(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
-    command = [mtgkb_command(), "serve", "--port", "0", "--json", "--workers", "2"]
+def _start(env: dict[str, str], *options: str) -> tuple[subprocess.Popen, int]:
+    command = [mtgkb_command(), "serve", "--port", "0", "--json", "--workers", "2", *options]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     lines = []
     for line in process.stdout:
@@ -53,6 +66,34 @@ def _answer(port: int, target: str = ASK, host: str = "127.0.0.1") -> bytes:
 
 def _status(port: int, target: str = ASK, host: str = "127.0.0.1") -> int:
     return int(_answer(port, target, host).split(b" ", 2)[1])
+
+
+def _light_under_heavy(env: dict[str, str]) -> tuple[list[float], int]:
+    """The seconds each of :data:`LIGHT_QUERIES` one-row queries took, asked one after the other while
+    :data:`HEAVY_CLIENTS` clients each send heavy queries again and again; and how many were a 200."""
+    process, port = _start(env, "--timeout", str(HEAVY_TIMEOUT))
+    stop = threading.Event()
+
+    def heavy() -> None:
+        while not stop.is_set():
+            _status(port, HEAVY)
+
+    clients = [threading.Thread(target=heavy, daemon=True) for _ in range(HEAVY_CLIENTS)]
+    try:
+        for client in clients:
+            client.start()
+        time.sleep(1.0)  # every worker busy, the rest of the heavy queries waiting
+        seconds, answered = [], 0
+        for _ in range(LIGHT_QUERIES):
+            started = time.perf_counter()
+            answered += _status(port, LIGHT) == 200
+            seconds.append(time.perf_counter() - started)
+            time.sleep(LIGHT_PAUSE)
+    finally:
+        stop.set()
+        process.send_signal(signal.SIGINT)
+        process.wait(60)
+    return seconds, answered
 
 
 def _rss_mb(pid: int) -> float:
@@ -89,7 +130,7 @@ def _private_store(cache: Path) -> Path:
 
 
 def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
-    """The three figures (``quick`` and ``runs`` change nothing: each attack is run once)."""
+    """The five figures (``quick`` and ``runs`` change nothing: each attack is run once)."""
     with tempfile.TemporaryDirectory(prefix="mtgkb-hostile-") as folder:
         env = {**ENVIRONMENT, "MTGKB_CACHE_DIR": folder}
         store = _private_store(Path(folder))
@@ -121,6 +162,11 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
         finally:
             process.send_signal(signal.SIGINT)
             process.wait(30)
+        light, answered = _light_under_heavy(env)
+    under = (
+        f"{HEAVY_CLIENTS} clients sending cartesian COUNT(*), 2 workers, --timeout {HEAVY_TIMEOUT:g}; "
+        f"{answered} of {len(light)} answered 200"
+    )
     return [
         Figure(
             "mtgkb serve: main process growth under Host headers",
@@ -133,7 +179,24 @@ def figures(quick: bool = False, runs: int | None = None) -> list[Figure]:
             "mtgkb serve: first 503 saying the store is damaged", told, limit=2.0, note="its workers killed"
         ),
         Figure("mtgkb serve: answering again after build --full", recovered, limit=10.0),
+        Figure(
+            "mtgkb serve: a one-row query under heavy ones, p50",
+            percentile(light, 0.5),
+            limit=0.5,
+            note=under,
+        ),
+        Figure(
+            "mtgkb serve: a one-row query under heavy ones, p99",
+            percentile(light, 0.99),
+            limit=1.0,
+            note=under,
+        ),
     ]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(fraction * len(ordered)), len(ordered) - 1)]
 
 
 if __name__ == "__main__":

@@ -113,11 +113,6 @@ def test_the_request_guards_refusals_carry_the_headers(server) -> None:
     _secured(headers)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="answered by the HTTP protocol itself (mtgkb/serve/http_protocol.py), which is to add "
-    "mtgkb.serve.headers.with_security_headers to its headers",
-)
 def test_the_protocols_own_refusals_carry_the_headers(server) -> None:
     status, headers = _raw(server, _get("/sparql?query=" + "x" * 2 * 1024 * 1024))
     assert status == 413

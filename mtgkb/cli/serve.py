@@ -9,12 +9,14 @@ import click
 from mtgkb.cli import cli, json_option, progress_reporter
 from mtgkb.cli.option_types import Seconds, memory_option
 from mtgkb.serve.limits import (
+    DEFAULT_HEAD_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
     DEFAULT_MAX_REQUEST_BYTES,
     DEFAULT_MAX_RESULT_BYTES,
     DEFAULT_TIMEOUT,
     DEFAULT_WORKERS,
+    MIN_BODY_BYTES_PER_SECOND,
 )
 
 
@@ -60,6 +62,16 @@ from mtgkb.serve.limits import (
     help="Connections held open at once; one more is answered 503.",
 )
 @click.option(
+    "--head-timeout",
+    type=Seconds(minimum=0.1),
+    default=DEFAULT_HEAD_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time a request head may take to arrive (from the connection's start or the previous answer); "
+    "past it the connection is closed, with 408 if part of a head came. A body must then come at "
+    f"{MIN_BODY_BYTES_PER_SECOND // 1024} KB/s.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 64),
     default=DEFAULT_WORKERS,
@@ -80,6 +92,7 @@ def serve(
     max_request_kb: int,
     max_header_kb: int,
     max_connections: int,
+    head_timeout: float,
     workers: int,
     max_memory_mb: int | None,
     access_log: bool,
@@ -113,6 +126,7 @@ def serve(
         workers=workers,
         max_header_bytes=max_header_kb * 1024,
         max_connections=max_connections,
+        head_timeout=head_timeout,
         max_memory_mb=default_limit_mb() if max_memory_mb is None else max_memory_mb,
     )
     kb = open_kb(progress_reporter())

@@ -1,5 +1,5 @@
 """What the server allows one request: its running time, the size of its answer, of the request and of
-its header fields; and how many connections it holds at once.
+its header fields, the time its head may take to arrive; and how many connections it holds at once.
 
 Every limit is settable on the command line (``mtgkb serve --help``) and each one, when reached, is an
 answer with its own status and a message that says which limit it was and how to stay within it.
@@ -26,6 +26,11 @@ DEFAULT_MAX_HEADER_BYTES = 32 * 1024
 MAX_HEADER_FIELDS = 100
 #: Connections the server holds open at once; one more is answered 503 and closed.
 DEFAULT_MAX_CONNECTIONS = 100
+#: Seconds a request head (request line and header fields) may take to arrive, from the connection's
+#: start or the end of the previous answer; past it the connection is closed (408 if part of one came).
+DEFAULT_HEAD_TIMEOUT = 10.0
+#: Bytes a second a request body must arrive at, on average, once its first ``head_timeout`` is over.
+MIN_BODY_BYTES_PER_SECOND = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,7 @@ class Limits:
     workers: int = DEFAULT_WORKERS
     max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     max_connections: int = DEFAULT_MAX_CONNECTIONS
+    head_timeout: float = DEFAULT_HEAD_TIMEOUT
     #: Megabytes a worker may hold while it answers; past it the job is stopped (503). None: no bound.
     max_memory_mb: int | None = None
 
@@ -75,6 +81,28 @@ class HeadersTooLarge(MtgkbError):
             )
         super().__init__(
             message, "send fewer or shorter headers (their size is set by 'mtgkb serve --max-header-kb')"
+        )
+
+
+class TooManyConnections(MtgkbError):
+    """The server holds as many connections as it may (503)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the server holds its limit of {limit:,} open connections",
+            "try again shortly, or close idle connections (the limit is set by "
+            "'mtgkb serve --max-connections')",
+        )
+
+
+class RequestTimedOut(MtgkbError):
+    """The request head, or its body, arrived too slowly (408)."""
+
+    def __init__(self, what: str, timeout: float) -> None:
+        super().__init__(
+            f"{what} did not arrive in time: a request head must arrive within {timeout:g} s, a body "
+            f"at {describe_bytes(MIN_BODY_BYTES_PER_SECOND)} a second after that",
+            "send the whole request at once (the deadline is set by 'mtgkb serve --head-timeout')",
         )
 
 

@@ -8,6 +8,22 @@ answers, so it keeps serving whatever a query does (a crash or an out-of-memory 
 
 A request waits for a free worker at most as long as the time limit; then it gets 503 (busy).
 
+Light requests keep a worker while heavy ones run. Before it waits, a request is estimated light or
+heavy (:mod:`mtgkb.kb.query_cost`: a SPARQL query making a cartesian product, or too long to read
+cheaply, is heavy; API calls are light), and a worker that comes free goes to the longest-waiting
+light request first, to a heavy one only while the heavy ones running leave one worker that has the
+store open to the rest. So with the two default workers, at most one runs heavy queries, and twenty
+cartesian COUNT(*) queries (before: a one-row query waited 28 s behind them) wait for that one while
+light queries are answered on the other. With one worker nothing is kept back: heavy requests only
+give way to light ones that wait.
+
+The estimate is static; what it misses is caught by time. A job running longer than
+:data:`LONG_JOB_SECONDS` counts as heavy from then on (a job cannot be stopped short of its time
+limit, but it does not make room for another heavy one), and its fingerprint (its tokens, spacing,
+comments and variable names left out) is remembered: the same query waiting, or sent again, is heavy.
+Within each class requests are served in order of arrival; light ones sent without end could keep
+heavy ones waiting until their time limit (503), which is the trade this makes.
+
 When the sources change and their store is built (an import, an edit followed by any command), the
 pool moves to the new store: idle workers are replaced at once, busy ones once their job is answered,
 so no request fails and none after the switch sees the old store.
@@ -17,17 +33,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import multiprocessing
 import signal
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal
 
 from mtgkb.core.errors import MtgkbError
 from mtgkb.core.memory import SAMPLE_EVERY, MemoryLimitExceeded, ceilings, passed, resident_mb
+from mtgkb.kb.query_cost import QueryCost, estimate_cost
 from mtgkb.kb.query_limits import QueryTimeout
 from mtgkb.serve.jobs import Job, Reply, error_reply
 from mtgkb.serve.limits import Limits
@@ -40,6 +61,10 @@ RETRY_FIRST = 0.5
 RETRY_MOST = 30.0
 #: Seconds between two looks at a busy worker's memory (see mtgkb.core.memory).
 MEMORY_EVERY = SAMPLE_EVERY
+#: Seconds after which a running job counts as heavy, whatever its estimate said.
+LONG_JOB_SECONDS = 1.0
+#: Fingerprints of jobs that ran long, remembered (the oldest forgotten first).
+REMEMBERED_SLOW = 1000
 
 
 def worker_main(connection: Connection, store_path: str, limits: Limits) -> None:
@@ -120,7 +145,10 @@ class WorkerPool:
         self._on_switch = on_switch
         self._identity = store_identity(store_path)
         self._looked = time.monotonic()
-        self._idle: asyncio.Queue[Worker] = asyncio.Queue()
+        self._idle: list[Worker] = []
+        self._waiting: list[_Waiter] = []  # in order of arrival
+        self._busy: dict[Worker, _Running] = {}
+        self._slow: OrderedDict[str, None] = OrderedDict()  # fingerprints of jobs that ran long
         self._all: set[Worker] = set()
         self._ready: set[Worker] = set()  # those that opened the store, idle or busy
         self._closing = False
@@ -137,7 +165,7 @@ class WorkerPool:
         )
         for worker in workers:
             self._ready.add(worker)
-            self._idle.put_nowait(worker)
+            self._give_back(worker)
 
     def _new_worker(self) -> Worker:
         worker = Worker(self.store_path, self.limits)
@@ -166,7 +194,7 @@ class WorkerPool:
         open the store, or when the job runs past the time limit (its worker is then replaced)."""
         timeout = self.limits.timeout
         self._follow_newer_store()
-        worker = await self._free_worker(timeout)
+        worker = await self._free_worker(timeout, job_cost(job))
         if worker is None:
             return self._unavailable(job) if self.out_of_order else _busy(timeout, job.kind == "api")
         done = False
@@ -194,34 +222,80 @@ class WorkerPool:
                 json_body=job.kind == "api",
             )
         finally:
+            running = self._busy.pop(worker, None)
+            if running is not None and running.long(time.monotonic()):
+                self._remember_slow(running.fingerprint)
             if not done:  # timed out, died, or the client went away mid-job: its pipe is in an unknown state
                 self._replace(worker)
             elif worker.store_path != self.store_path:  # the store changed while it answered
                 self._replace(worker, counted=False)
             else:
-                self._idle.put_nowait(worker)
+                self._give_back(worker)
 
-    async def _free_worker(self, timeout: float) -> Worker | None:
-        """An idle worker, waited for at most ``timeout`` seconds; None past it, or at once when (or as
-        soon as) no worker can open the store."""
+    async def _free_worker(self, timeout: float, cost: QueryCost) -> Worker | None:
+        """A worker for a job of ``cost``, as the module's docstring says, waited for at most ``timeout``
+        seconds; None past it, or at once when (or as soon as) no worker can open the store."""
         deadline = time.monotonic() + timeout
-        while not self.out_of_order:
-            if not self._idle.empty():
-                return self._idle.get_nowait()
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            getter = asyncio.ensure_future(self._idle.get())
-            broken = asyncio.ensure_future(self._out_of_order.wait())
-            try:
-                await asyncio.wait({getter, broken}, timeout=left, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                broken.cancel()
-                if not getter.done():
-                    getter.cancel()
-            if getter.done() and not getter.cancelled():
-                return getter.result()
-        return None
+        waiter = _Waiter(asyncio.get_running_loop().create_future(), cost.heavy, cost.fingerprint)
+        self._waiting.append(waiter)
+        taken = False
+        try:
+            self._dispatch()
+            while not waiter.handed.done():
+                left = deadline - time.monotonic()
+                if self.out_of_order or left <= 0:
+                    return None
+                broken = asyncio.ensure_future(self._out_of_order.wait())
+                try:
+                    await asyncio.wait(
+                        {waiter.handed, broken}, timeout=left, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:
+                    broken.cancel()
+            taken = True
+            return waiter.handed.result()
+        finally:
+            if not taken:
+                if waiter.handed.done() and not waiter.handed.cancelled():
+                    self._give_back(waiter.handed.result())  # handed over as the wait ended
+                else:
+                    waiter.handed.cancel()
+                    self._waiting.remove(waiter)
+
+    def _give_back(self, worker: Worker) -> None:
+        """``worker`` is idle: it goes to the next request :meth:`_dispatch` picks, if any."""
+        self._busy.pop(worker, None)
+        self._idle.append(worker)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand idle workers to waiting requests: light ones first, heavy ones while the heavy jobs
+        running leave a worker with the store open to the rest (see the module's docstring)."""
+        while self._idle and self._waiting:
+            now = time.monotonic()
+            running_long = {running.fingerprint for running in self._busy.values() if running.long(now)}
+            heavy = {id(waiter) for waiter in self._waiting if self._is_heavy(waiter, running_long)}
+            chosen = next((waiter for waiter in self._waiting if id(waiter) not in heavy), None)
+            if chosen is None:
+                running_heavy = sum(running.heavy or running.long(now) for running in self._busy.values())
+                share = len(self._ready) - 1 if self.limits.workers >= 2 else len(self._ready)
+                if running_heavy >= share:
+                    return
+                chosen = self._waiting[0]
+            self._waiting.remove(chosen)
+            worker = self._idle.pop()
+            self._busy[worker] = _Running(now, id(chosen) in heavy, chosen.fingerprint)
+            chosen.handed.set_result(worker)
+
+    def _is_heavy(self, waiter: _Waiter, running_long: set[str]) -> bool:
+        """Estimated heavy, or the same as a job that ran long (or runs long now)."""
+        return waiter.heavy or waiter.fingerprint in self._slow or waiter.fingerprint in running_long
+
+    def _remember_slow(self, fingerprint: str) -> None:
+        self._slow[fingerprint] = None
+        self._slow.move_to_end(fingerprint)
+        while len(self._slow) > REMEMBERED_SLOW:
+            self._slow.popitem(last=False)
 
     def _unavailable(self, job: Job) -> Reply:
         reply = error_reply(
@@ -255,8 +329,9 @@ class WorkerPool:
         self.store_path, self._identity = newest, identity
         if self._on_switch is not None:
             self._on_switch(newest)
-        while not self._idle.empty():
-            self._replace(self._idle.get_nowait(), counted=False)
+        idle, self._idle = self._idle, []
+        for worker in idle:
+            self._replace(worker, counted=False)
         # Retries waiting after a failed start try the new store at once, and requests wait for them.
         self.damage = None
         self._moved.fire()
@@ -357,7 +432,7 @@ class WorkerPool:
                 )
                 self.damage = None
             self._ready.add(fresh)
-            self._idle.put_nowait(fresh)
+            self._give_back(fresh)
             return
 
     def _failed(self, problem: str, pause: float) -> None:
@@ -371,6 +446,36 @@ class WorkerPool:
         self.damage = problem
         if not self._ready:
             self._out_of_order.fire()
+
+
+@dataclass
+class _Waiter:
+    """A request waiting for a worker: ``handed`` is set to the worker it gets."""
+
+    handed: asyncio.Future[Worker]
+    heavy: bool
+    fingerprint: str
+
+
+@dataclass
+class _Running:
+    """A job on a worker: when it started, whether it was heavy when it started, what it was."""
+
+    started: float
+    heavy: bool
+    fingerprint: str
+
+    def long(self, now: float) -> bool:
+        return now - self.started > LONG_JOB_SECONDS
+
+
+def job_cost(job: Job) -> QueryCost:
+    """The estimate a job is scheduled by: a SPARQL query's (:func:`estimate_cost`); API calls are light,
+    told apart by what they ask."""
+    if job.kind == "sparql":
+        return estimate_cost(str(job.payload.get("query", "")))
+    asked = json.dumps(job.payload, sort_keys=True, default=str).encode("utf-8", "replace")
+    return QueryCost(False, None, "api:" + hashlib.blake2b(asked, digest_size=16).hexdigest())
 
 
 class _Signal:

@@ -32,6 +32,7 @@ class ServeInfo:
     max_request_bytes: int
     max_header_bytes: int
     max_connections: int
+    head_timeout: float
     local_only: bool
 
 
@@ -87,6 +88,7 @@ def serve_info(kb: KnowledgeBase, sock: socket.socket, limits: Limits) -> ServeI
         limits.max_request_bytes,
         limits.max_header_bytes,
         limits.max_connections,
+        limits.head_timeout,
         is_loopback(host),
     )
 
@@ -115,7 +117,8 @@ def run(
         # Long GET queries reach the application, which answers 413 past --max-request-kb; a head
         # longer than this is answered 413 or 431 by the protocol.
         h11_max_incomplete_event_size=head_limit(limits),
-        limit_concurrency=limits.max_connections,
+        # --max-connections is checked by the protocol (uvicorn's limit_concurrency admitted one less),
+        # which also bounds the time a request head and body may take (--head-timeout).
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
