@@ -5,7 +5,15 @@ and a no where it does not, with the cost its own Oracle text gives."""
 
 from __future__ import annotations
 
-from pool_cards import cards_with, report, unread_parts
+from pool_cards import (
+    TARGETS_NOTHING_HERE,
+    cards_with,
+    is_instant,
+    report,
+    unread_parts,
+    unread_targets,
+    with_targets,
+)
 
 from mtgkb.reasoning.actions.questions import can_cast
 
@@ -29,6 +37,7 @@ def test_each_alternative_cost_casts_from_the_hand_and_nowhere_else(pool_kb) -> 
     a card, 20 life for one that pays life (a cost part no phrase reads cannot tell); from my
     graveyard, no."""
     problems, count = [], 0
+    untold = unread_targets(pool_kb)
     for mechanic in _FROM_HAND:
         cards, unread = cards_with(pool_kb, mechanic), unread_parts(pool_kb, mechanic)
         assert len(cards) >= 5, (mechanic, len(cards))  # impending: 5 cards
@@ -39,8 +48,9 @@ def test_each_alternative_cost_casts_from_the_hand_and_nowhere_else(pool_kb) -> 
                 "step": "precombat-main",
                 "players": {"me": {"hand": [name, "Mountain", *_ONE_OF_EACH_COLOUR]}, "opp": {}},
             }
-            verdict = can_cast(pool_kb, game, name, mechanic, "me")
-            expected = None if name in unread else True
+            verdict = can_cast(pool_kb, with_targets(game, is_instant(pool_kb, name)), name, mechanic, "me")
+            told = mechanic == "overload" or name not in untold  # overloaded, it chooses no target
+            expected = None if name in unread or not told else True
             if verdict.answer is not expected or (expected and verdict.cost != cost):
                 problems.append(f"{mechanic} {name} ({cost}) from hand: {verdict.answer} {verdict.cost}")
             late = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, mechanic, "me")
@@ -71,11 +81,12 @@ def test_every_foretell_card_is_cast_from_exile_on_a_later_turn(pool_kb) -> None
     in my main phase; foretold this turn, not yet."""
     cards = cards_with(pool_kb, "foretell")
     assert len(cards) > 40, len(cards)
-    problems = []
+    problems, untold = [], unread_targets(pool_kb)
     for name, cost in cards:
         earlier = {"card": name, "foretold": True}
-        verdict = can_cast(pool_kb, _game("precombat-main", "exile", earlier), name, None, "me")
-        expected = True if _mana_only(cost) else None
+        game = with_targets(_game("precombat-main", "exile", earlier), is_instant(pool_kb, name))
+        verdict = can_cast(pool_kb, game, name, None, "me")
+        expected = True if _mana_only(cost) and name not in untold else None
         if verdict.answer is not expected or (expected and verdict.cost != cost):
             problems.append(f"{name} ({cost}) foretold earlier: {verdict.answer} {verdict.cost}")
         today = {"card": name, "foretold": "this turn"}
@@ -90,10 +101,11 @@ def test_every_plot_card_is_cast_free_from_exile_at_sorcery_speed(pool_kb) -> No
     cards = cards_with(pool_kb, "plot")
     assert len(cards) > 25, len(cards)
     problems = []
+    untold = unread_targets(pool_kb)
     for name, _ in cards:
         plotted = {"card": name, "plotted": True}
-        now = can_cast(pool_kb, _game("postcombat-main", "exile", plotted), name, None, "me")
-        if (now.answer, now.cost) != (True, "{0}"):
+        now = can_cast(pool_kb, with_targets(_game("postcombat-main", "exile", plotted)), name, None, "me")
+        if (now.answer, now.cost) != (None if name in untold else True, "{0}"):
             problems.append(f"{name} plotted, main phase: {now.answer} {now.cost}")
         combat = can_cast(pool_kb, _game("declare-attackers", "exile", plotted), name, None, "me")
         if combat.answer is not False:
@@ -107,14 +119,15 @@ def test_every_escape_card_is_cast_from_the_graveyard_with_other_cards_to_exile(
     other cards there, no with one when the cost exiles cards; from my hand, no."""
     cards, unread = cards_with(pool_kb, "escape"), unread_parts(pool_kb, "escape")
     assert len(cards) > 25, len(cards)
-    problems = []
+    problems, untold = [], unread_targets(pool_kb)
     for name, cost in cards:
         few = "Exile" not in cost
         for others, expected in ((["Island"] * 10, True), (["Island"], few)):
-            expected = None if name in unread and expected else expected
+            expected = None if (name in unread or name in untold) and expected else expected
             me = {"graveyard": [name, *others]}
             game = {"turn": "me", "step": "precombat-main", "players": {"me": me, "opp": {}}}
-            verdict = can_cast(pool_kb, game, name, "escape", "me")
+            # Targets on the opponent's side only: my graveyard holds just what the cost counts.
+            verdict = can_cast(pool_kb, with_targets(game, mine=False), name, "escape", "me")
             if verdict.answer is not expected:
                 failing = [c.because for c in verdict.checks if c.holds is not True][:1]
                 problems.append(f"{name} ({cost}) with {len(others)} other cards: {verdict.answer} {failing}")
@@ -130,7 +143,8 @@ def test_every_disturb_card_is_cast_back_face_up_from_the_graveyard(pool_kb) -> 
     assert len(cards) > 20, len(cards)
     problems = []
     for name, cost in cards:
-        verdict = can_cast(pool_kb, _game("precombat-main", "graveyard", name), name, "disturb", "me")
+        game = with_targets(_game("precombat-main", "graveyard", name))
+        verdict = can_cast(pool_kb, game, name, "disturb", "me")
         if (verdict.answer, verdict.cost) != (True, cost) or verdict.face in (None, name):
             problems.append(
                 f"{name} ({cost}) from the graveyard: {verdict.answer} {verdict.cost} {verdict.face}"
@@ -197,15 +211,19 @@ def test_every_alternative_cost_in_words_is_read_and_paid_from_the_hand(pool_kb)
     )
     conditional = {row["name"] for row in conditions}
     assert len(conditional) > 10, conditional
-    problems = []
+    problems, untold = [], unread_targets(pool_kb)
     for name, cost in cards:
         parts = [p.strip().lower() for p in cost.replace(" and ", ", ").split(", ")]
         read = [p for p in parts if p not in unread.get(name, set())]
-        fails = name in conditional or any(
-            not (p.startswith("{") or (p.startswith("pay ") and p.endswith(" life"))) for p in read
+        fails = (
+            name in conditional
+            or name in TARGETS_NOTHING_HERE
+            or any(not (p.startswith("{") or (p.startswith("pay ") and p.endswith(" life"))) for p in read)
         )
-        expected = False if fails else None if name in unread else True
-        verdict = can_cast(pool_kb, _game("precombat-main", "hand", name), name, "alternative", "me")
+        expected = False if fails else None if name in unread or name in untold else True
+        # Targets on the opponent's side only: nothing of mine pays a cost in objects.
+        game = with_targets(_game("precombat-main", "hand", name), is_instant(pool_kb, name), mine=False)
+        verdict = can_cast(pool_kb, game, name, "alternative", "me")
         if verdict.answer is not expected:
             failing = [c.because for c in verdict.checks if c.holds is not True][:1]
             problems.append(f"{name} ({cost}): {verdict.answer}, expected {expected} {failing}")
@@ -220,16 +238,17 @@ def test_every_madness_card_is_cast_from_exile_as_its_trigger_resolves(pool_kb) 
     resolves, whatever the turn and step and whoever holds priority; exiled some other way, no."""
     cards, unread = cards_with(pool_kb, "madness"), unread_parts(pool_kb, "madness")
     assert len(cards) > 50, len(cards)
-    problems = []
+    problems, untold = [], unread_targets(pool_kb)
     for name, cost in cards:
-        for discarded, expected in ((True, None if name in unread else True), (False, False)):
+        castable = None if name in unread or name in untold else True
+        for discarded, expected in ((True, castable), (False, False)):
             exiled = {"card": name, "madness": discarded}
             game = {
                 "turn": "opp",
                 "step": "declare-blockers",
                 "players": {"me": {"exile": [exiled]}, "opp": {}},
             }
-            verdict = can_cast(pool_kb, game, name, "madness", "me")
+            verdict = can_cast(pool_kb, with_targets(game, spell=True), name, "madness", "me")
             if verdict.answer is not expected or (expected and verdict.cost != cost):
                 problems.append(f"{name} ({cost}) madness {discarded}: {verdict.answer} {verdict.cost}")
     report("madness", len(cards), 2 * len(cards), problems)
@@ -241,12 +260,12 @@ def test_every_suspend_card_is_cast_free_when_its_last_time_counter_goes(pool_kb
     two counters left, not yet."""
     cards = cards_with(pool_kb, "suspend")
     assert len(cards) > 50, len(cards)
-    problems = []
+    problems, untold = [], unread_targets(pool_kb)
     for name, _ in cards:
-        for time, expected in ((0, True), (2, False)):
+        for time, expected in ((0, None if name in untold else True), (2, False)):
             exiled = {"card": name, "suspended": True, "counters": {"time": time}}
             game = {"turn": "me", "step": "upkeep", "players": {"me": {"exile": [exiled]}, "opp": {}}}
-            verdict = can_cast(pool_kb, game, name, "suspend", "me")
+            verdict = can_cast(pool_kb, with_targets(game), name, "suspend", "me")
             if verdict.answer is not expected or (expected and verdict.cost != "{0}"):
                 problems.append(f"{name} with {time} time counters: {verdict.answer} {verdict.cost}")
     report("suspend, cast", len(cards), 2 * len(cards), problems)

@@ -6,13 +6,16 @@ and a no where it does not, with the cost its own Oracle text gives."""
 
 from __future__ import annotations
 
-from pool_cards import cards_with, report, unread_parts
+from pool_cards import cards_with, is_instant, report, unread_parts, unread_targets, with_targets
 
 from mtgkb.reasoning import mana
 from mtgkb.reasoning.actions.questions import can_cast
 
 # An Assassin creature (Human Assassin 6/3) and a creature of mana value 6 and power 6.
 _ASSASSIN, _WURM = "Brotherhood Ambushers", "Craw Wurm"
+# Its spell targets creatures you control ("one or two target creatures you control"): with no
+# creature of mine, it cannot be cast (601.2c).
+_TARGETS_YOUR_CREATURES = {"Synchronized Charge"}
 
 
 def _main(me: dict, opp: dict | None = None) -> dict:
@@ -39,15 +42,16 @@ def test_spectacle_surge_prowl_and_freerunning_ask_what_happened_this_turn(pool_
         "freerunning": lambda name: ({"this_turn": {"combat_damage_by": [_ASSASSIN]}}, {}),
     }
     problems, count = [], 0
+    untold = unread_targets(pool_kb)
     for mechanic, condition in conditions.items():
         cards, unread = cards_with(pool_kb, mechanic), unread_parts(pool_kb, mechanic)
         assert len(cards) >= 6, (mechanic, len(cards))
         for name, _ in cards:
             count += 1
             me, opp = condition(name)
-            yes = _main({"hand": [name], **me}, opp)
+            yes = with_targets(_main({"hand": [name], **me}, opp), is_instant(pool_kb, name))
             no = _main({"hand": [name]}, {"this_turn": {"life_lost": 0}})
-            expected = None if name in unread else True
+            expected = None if name in unread or name in untold else True
             _expect(pool_kb, mechanic, [(name, yes, expected), (name, no, False)], problems)
     report("spectacle, surge, prowl, freerunning", count, 2 * count, problems)
 
@@ -58,19 +62,29 @@ def test_miracle_and_mayhem_ask_how_the_card_came_where_it_is(pool_kb) -> None:
     graveyard, discarded this turn, at the time its type allows (an instant in the opponent's end
     step, anything in my main phase); put there otherwise, no."""
     problems, count = [], 0
+    untold = unread_targets(pool_kb)
     for name, _ in cards_with(pool_kb, "miracle"):
         count += 1
         cases = [
-            (name, _blockers({"hand": [{"card": name, "miracle": revealed}]}), revealed)
+            (
+                name,
+                with_targets(_blockers({"hand": [{"card": name, "miracle": revealed}]})),
+                None if revealed and name in untold else revealed,
+            )
             for revealed in (True, False)
         ]
         _expect(pool_kb, "miracle", cases, problems)
     unread = unread_parts(pool_kb, "mayhem")
     for name, _ in cards_with(pool_kb, "mayhem"):
         count += 1
+        castable = None if name in unread or name in untold else True
         cases = [
-            (name, _main({"graveyard": [{"card": name, "discarded_this_turn": discarded}]}), expected)
-            for discarded, expected in ((True, None if name in unread else True), (False, False))
+            (
+                name,
+                with_targets(_main({"graveyard": [{"card": name, "discarded_this_turn": discarded}]})),
+                expected,
+            )
+            for discarded, expected in ((True, castable), (False, False))
         ]
         _expect(pool_kb, "mayhem", cases, problems)
     assert count > 20, count
@@ -87,18 +101,22 @@ def test_emerge_and_harmonize_take_the_chosen_creature_off_the_cost(pool_kb) -> 
     creature takes {6} off, and with none to tap it costs the printed harmonize cost; from my hand,
     no."""
     problems, count = [], 0
+    untold = unread_targets(pool_kb)
     for mechanic, zone, to_hand_fails in (("emerge", "hand", False), ("harmonize", "graveyard", True)):
         cards = cards_with(pool_kb, mechanic)
         assert len(cards) >= 10, (mechanic, len(cards))
         for name, cost in cards:
             count += 1
-            board = _main({zone: [name], "battlefield": [{"card": _WURM}]})
+            # Targets on the opponent's side only: the Wurm is the one creature of mine.
+            board = with_targets(_main({zone: [name], "battlefield": [{"card": _WURM}]}), mine=False)
             verdict = can_cast(pool_kb, board, name, mechanic, "me")
             expected = mana.reduce(mana.parse_cost(cost), mana.Cost(6)).text()
-            if (verdict.answer, verdict.cost) != (True, expected):
+            castable = None if name in untold else True
+            if (verdict.answer, verdict.cost) != (castable, expected):
                 problems.append(f"{mechanic} {name} ({cost}) with {_WURM}: {verdict.answer} {verdict.cost}")
-            alone = can_cast(pool_kb, _main({zone: [name]}), name, mechanic, "me")
-            wanted = (True, cost) if mechanic == "harmonize" else (False, alone.cost)
+            alone = can_cast(pool_kb, with_targets(_main({zone: [name]}), mine=False), name, mechanic, "me")
+            lonely = False if name in _TARGETS_YOUR_CREATURES else castable
+            wanted = (lonely, cost) if mechanic == "harmonize" else (False, alone.cost)
             if (alone.answer, alone.cost) != wanted:
                 problems.append(f"{mechanic} {name} ({cost}) alone: {alone.answer} {alone.cost}")
             if to_hand_fails:

@@ -41,6 +41,7 @@ from mtgkb.importers.oracle_activated import (
     read_keyword_cost,
 )
 from mtgkb.importers.oracle_copy import read_copy_effects, write_copy_effect
+from mtgkb.importers.oracle_spell import read_spell_targets
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
 
@@ -52,6 +53,7 @@ _KEYWORD_ABILITY = iri(V.KeywordAbility)
 _STATIC_ABILITY = iri(V.StaticAbility)
 _ACTIVATED_ABILITY = iri(V.ActivatedAbility)
 _REQUIREMENT = iri(V.Requirement)
+_SPELL_TARGETS = iri(V.SpellTargets)
 _RULING = iri(V.Ruling)
 _LEGALITIES = iri(V.Legalities)
 _DATASET = iri(V.Dataset)
@@ -146,6 +148,7 @@ def write_cards(
             _write_abilities(add, slug, label, per_face, owners, iri_by_name, counts)
         counts.copy_effects += _write_copy_effects(add, slug, record, owners)
         counts.activated += _write_activated(add, slug, record, owners)
+        _write_spell_targets(add, slug, record, owners)
         counts.cards += 1
         if number % 1000 == 0:
             ticker.update(number)
@@ -207,6 +210,23 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
             add(needs, V.requiresLoyaltyAtLeast, _term(ability.loyalty_removed))
             add(needs, V.citesRule, f"<{mint('cr', '606.4')}>")
     return len(found)
+
+
+def _write_spell_targets(add: Add, slug: str, record: CardRecord, owners: list[list[str]]) -> None:
+    """The targets each face's spell chooses as it is cast, under ability/<card>/spell-targets (the
+    first face, or the card's only one), spell-targets-2 for the second face, ..."""
+    faces = record.faces or [record]
+    for index, ((face_name, text), subjects) in enumerate(zip(record.texts(), owners, strict=True)):
+        face = faces[index]
+        targets = read_spell_targets(text, face.types, face.subtypes, face_name)
+        if targets is None:
+            continue
+        node = mint("ability", slug, "spell-targets" if index == 0 else f"spell-targets-{index + 1}")
+        for subject in subjects:
+            add(subject, V.hasSpellTargets, f"<{node}>")
+        add(node, RDF_TYPE, _SPELL_TARGETS)
+        add(node, RDFS_LABEL, literal(f"The targets {face_name} chooses as it is cast"))
+        _write_cost_reading(add, node, targets.requirements, targets.unmodelled, targets.numbered)
 
 
 def _write_cost_reading(

@@ -27,10 +27,10 @@ _ZONE_REQUIREMENTS = {
 _BATTLEFIELD = mint("zone", "battlefield")
 
 # "Channel — {1}{G}, Discard this card: ..." : an ability word (207.2c) before the ability.
-_ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' ]{2,30} \u2014 ")
+ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' ]{2,30} \u2014 ")
 # "+1: ..." as printed, "[+1]: ..." as MTGJSON writes a loyalty cost.
 _LOYALTY = re.compile(r"^\[?(?P<sign>[+\u2212-]?)(?P<amount>\d+|X)\]?: (?P<effect>.+)$")
-_TRIGGER = re.compile(r"^(?:when|whenever|at)\b", re.IGNORECASE)
+TRIGGER = re.compile(r"^(?:when|whenever|at)\b", re.IGNORECASE)
 _UP_TO = re.compile(
     r"\bup to (?:one|two|three|four|five|x|\d+)(?: other)? target [a-z' ]+?(?=[,.]|$| and )", re.I
 )
@@ -102,7 +102,7 @@ def read_activated_abilities(
 def _read_line(line: str, name: str | None, table: ActivationTable) -> ActivatedAbility | None:
     body, reminder = split_reminder(line)
     body = body.replace("\u2019", "'")
-    body = _ABILITY_WORD.sub("", body, count=1)
+    body = ABILITY_WORD.sub("", body, count=1)
     loyalty = _LOYALTY.match(body)
     if loyalty:
         return _loyalty(line, loyalty, table)
@@ -114,10 +114,10 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
             crew = _minted(phrase.template, match, table, body)
             numbered = (crew,) if crew else ()
             return ActivatedAbility(line, body, "", mechanic, (), (), None, numbered)
-    cost, effect = _split_cost(body)
+    cost, effect = split_cost(body)
     if cost is None or effect is None:
         return None
-    named = _named(cost, name)
+    cost_named = named(cost, name)
     requirements: list[str] = []
     unmodelled: list[str] = []
     numbered: list[Minted] = []
@@ -125,19 +125,19 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     sentences = [s for s in _SENTENCE.split(effect) if s] + [s for s in _SENTENCE.split(reminder or "") if s]
     waived: list[str] = []
     # Each part of the cost, then each "Activate only ..." clause, read by its phrases.
-    parts = [(table.costs, part) for part in _cost_parts(named)]
+    parts = [(table.costs, part) for part in _cost_parts(cost_named)]
     parts += [(table.restrictions, clause) for clause in _restrictions(sentences, name)]
     for phrases, part in parts:
         phrase, minted = _read_part(phrases, part, table, name)
         if phrase is None:
-            unmodelled.append(_unnamed(part, name))
+            unmodelled.append(unnamed(part, name))
             continue
         requirements += phrase.requirements
         waived += phrase.waives
         zone = phrase.zone or zone
         if minted is not None:
             numbered.append(minted)
-    targets, missing, minted = _targets(effect, table)
+    targets, missing, minted = read_targets(effect, table)
     requirements += targets
     unmodelled += missing
     numbered += minted
@@ -179,10 +179,10 @@ def read_keyword_cost(
     requirements: list[str] = []
     unmodelled: list[str] = []
     numbered: list[Minted] = []
-    for part in _cost_parts(_named(cost.replace("\u2019", "'"), name)):
+    for part in _cost_parts(named(cost.replace("\u2019", "'"), name)):
         phrase, minted = _read_part(table.costs, part, table, name)
         if phrase is None:
-            unmodelled.append(_unnamed(part, name))
+            unmodelled.append(unnamed(part, name))
             continue
         requirements += phrase.requirements
         if minted is not None:
@@ -205,7 +205,7 @@ def read_condition(
     table = table or activation_table()
     requirements: list[str] = []
     numbered: list[Minted] = []
-    for clause in _CONDITION_AND.split(_named(condition.replace("\u2019", "'"), name)):
+    for clause in _CONDITION_AND.split(named(condition.replace("\u2019", "'"), name)):
         phrase, minted = _read_part(table.restrictions, f"activate only if {clause.strip()}", table, name)
         if phrase is None:
             return CostReading(unmodelled=(f"If {condition}",))
@@ -228,7 +228,7 @@ def _restrictions(sentences: list[str], name: str | None) -> list[str]:
     """The "Activate only ..." restrictions among an effect's sentences, one per clause."""
     clauses = []
     for sentence in sentences:
-        plain = _named(sentence.strip().rstrip("."), name)
+        plain = named(sentence.strip().rstrip("."), name)
         if not plain.lower().startswith(("activate", "any player may activate")):
             continue
         head, *rest = _AND_ONLY.split(plain)
@@ -247,7 +247,7 @@ def _read_part(
         return None, None
     if phrase.template is None:
         return phrase, None
-    minted = _minted(phrase.template, match, table, _unnamed(part, name))
+    minted = _minted(phrase.template, match, table, unnamed(part, name))
     return (phrase, minted) if minted is not None else (None, None)
 
 
@@ -316,17 +316,17 @@ def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> Activat
     minus = sign in ("-", _MINUS)
     cost = (_MINUS if minus else sign) + amount
     removed = int(amount) if minus and amount.isdigit() and int(amount) > 0 else None
-    targets, missing, minted = _targets(effect, table)
+    targets, missing, minted = read_targets(effect, table)
     return ActivatedAbility(
         line, cost, effect, "loyalty-ability", tuple(targets), tuple(missing), removed, tuple(minted)
     )
 
 
-def _split_cost(body: str) -> tuple[str | None, str | None]:
+def split_cost(body: str) -> tuple[str | None, str | None]:
     """("{2}, {T}", "Draw a card.") from "{2}, {T}: Draw a card."; (None, None) for a line that is no
     activated ability (a trigger, a quoted ability, a sentence with a colon in it)."""
     head, colon, effect = body.partition(": ")
-    if not colon or not head or _TRIGGER.match(head) or len(head) > 120:
+    if not colon or not head or TRIGGER.match(head) or len(head) > 120:
         return None, None
     if any(mark in head for mark in ('"', ".", "\u201c", ";")):
         return None, None
@@ -355,7 +355,7 @@ def _cost_parts(cost: str) -> list[str]:
     return parts
 
 
-def _targets(effect: str, table: ActivationTable) -> tuple[list[str], list[str], list[Minted]]:
+def read_targets(effect: str, table: ActivationTable) -> tuple[list[str], list[str], list[Minted]]:
     """The requirements the targets of ``effect`` add, the targets no phrase reads, and the
     requirements minted for targets described in words."""
     if "target" not in effect.lower():
@@ -394,7 +394,7 @@ def _is_mana_ability(effect: str) -> bool:
     )
 
 
-def _named(text: str, name: str | None) -> str:
+def named(text: str, name: str | None) -> str:
     if not name:
         return text
     text = text.replace(name, "CARDNAME")
@@ -402,5 +402,5 @@ def _named(text: str, name: str | None) -> str:
     return text.replace(short, "CARDNAME") if short != name and len(short) > 3 else text
 
 
-def _unnamed(text: str, name: str | None) -> str:
+def unnamed(text: str, name: str | None) -> str:
     return text.replace("CARDNAME", name or "this") if name else text

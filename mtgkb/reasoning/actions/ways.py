@@ -36,6 +36,7 @@ _STACK_PROHIBITIONS = mint("concept", "stack-prohibitions")
 _PAYING = {V.Cast: mint("concept", "paying-the-cost-of-a-spell")}
 _PAYING_AN_ABILITY = mint("concept", "paying-the-cost-of-an-ability")
 _SPECIAL_ACTION = mint("concept", "special-action")
+_SPELL_TARGETS = mint("concept", "spell-targets")
 _COST_CHANGE = mint("concept", "cost-reduction")
 _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
@@ -205,7 +206,10 @@ def evaluate_way(
     if action_kind == V.SpecialAction:
         checks.append(_special_action(context, mechanic))
     cast = action_kind == V.Cast
-    requirements = [evaluate(graph, r, player, source, cast) for r in _requirements(context, mechanic, way)]
+    targets = spell_targets(context, source, way, mechanic) if cast else None
+    checks += _unread_targets(context, targets)
+    wanted = _requirements(context, mechanic, way) + _own_requirements(context, targets)
+    requirements = [evaluate(graph, r, player, source, cast) for r in dict.fromkeys(wanted)]
     order = {V.SourceObject: 0, V.GameState: 1, V.CountedObject: 1, V.CostObject: 2}
     requirements.sort(key=lambda e: order.get(rules.node(e.check.evaluates or "").first(V.appliesTo), 1))
     checks += [e.check for e in requirements]
@@ -285,12 +289,42 @@ def _requirements(context: Context, mechanic: Node, way: Way) -> list[str]:
     (data/mechanics/activation-phrases.ttl), less those it waives ("Any player may activate"); an
     ability's own node (its loyalty cost) is read with the card."""
     ability = _its_own(way)
-    own = ability.all(V.hasRequirement) if ability is not None else []
+    own = _own_requirements(context, ability)
+    waived = set(ability.all(V.waivesRequirement)) if ability is not None else set()
+    return [r for r in dict.fromkeys([*mechanic.all(V.hasRequirement), *own]) if r not in waived]
+
+
+def _own_requirements(context: Context, node: Node | None) -> list[str]:
+    """The requirements an ability or a spell's targets add; those minted for it under its own node
+    ("needs-1") are read with the card, and join the rules' nodes here."""
+    own = node.all(V.hasRequirement) if node is not None else []
     for iri in own:
         if iri not in context.rules.nodes and iri in context.graph.cards:
             context.rules.nodes[iri] = context.graph.cards[iri]
-    waived = set(ability.all(V.waivesRequirement)) if ability is not None else set()
-    return [r for r in dict.fromkeys([*mechanic.all(V.hasRequirement), *own]) if r not in waived]
+    return own
+
+
+def spell_targets(context: Context, source: GameObject, way: Way, mechanic: Node) -> Node | None:
+    """The targets the spell cast this way chooses (601.2c): those its face's text names, none when
+    the way casts it without them (overloaded, face down)."""
+    if mechanic.first(V.castsWithoutTargets):
+        return None
+    cards = context.graph.cards
+    holder = way.face if way.face is not None else cards.get(source.card or "")
+    iri = holder.first(V.hasSpellTargets) if holder is not None else None
+    return cards.get(iri) if iri else None
+
+
+def _unread_targets(context: Context, targets: Node | None) -> list[Check]:
+    """Cannot tell: a target of the spell that no phrase reads (or that it chooses only on a
+    condition) is not evaluated, so whether it can be chosen is not known."""
+    parts = targets.all(V.unmodelledPart) if targets is not None else []
+    if not parts:
+        return []
+    what = "; ".join(f"“{p}”" for p in parts)
+    because = f"cannot tell: {what} is not modelled here, so whether the spell has its targets is not known"
+    cites = concept_cites(context.rules, _SPELL_TARGETS)
+    return [Check("Every target of the spell is modelled", None, because, cites, _SPELL_TARGETS)]
 
 
 def _its_own(way: Way) -> Node | None:
