@@ -389,7 +389,8 @@ def test_the_server_answers_503_before_the_cgroup_limit(kb) -> None:
 
 
 def test_past_the_cgroup_limit_the_largest_worker_is_stopped(kb) -> None:
-    """Two workers share the cgroup: the one that grows is stopped, the one that counts goes on."""
+    """Workers share the cgroup: the one that grows is stopped, the one that counts goes on. Three
+    workers, since two heavy queries at once take all but one of them (mtgkb.serve.pool)."""
     counting = "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"  # for hours, in little memory
     answers: list = []
 
@@ -399,7 +400,7 @@ def test_past_the_cgroup_limit_the_largest_worker_is_stopped(kb) -> None:
 
     with _child_memory_cgroup(2048) as procs:
         launcher = _launcher(cgroup_procs=procs)
-        with running_server("--workers", "2", env=_no_bound_env(), launcher=launcher) as server:
+        with running_server("--workers", "3", env=_no_bound_env(), launcher=launcher) as server:
             before = set(worker_pids(server))
             threading.Thread(target=count, args=(server,), daemon=True).start()
             time.sleep(0.5)  # the count has a worker
@@ -409,4 +410,4 @@ def test_past_the_cgroup_limit_the_largest_worker_is_stopped(kb) -> None:
             assert not watch.killed
             assert grown.status == 503 and "of the container's memory" in grown.text, grown.text[:300]
             assert not answers, answers  # the count was not stopped …
-            assert len(before) == 2 and len(still) == 1  # … and its worker is the one left
+            assert len(before) == 3 and len(still) == 2  # … and its worker is among those left
