@@ -262,9 +262,26 @@ def test_permissions_to_cast_are_read_from_sentences_with_what_changes_them_kept
     assert (
         recognise_abilities("You may cast Goblin spells from the top of your library.") == []
     )  # no card type
-    assert (
-        recognise_abilities("You may cast Hogaak from your graveyard.", "Hogaak") == []
-    )  # paid as another line says
+    # The card's own permission to be cast from its graveyard (601.3): what the sentence says
+    # beyond it ("using its blitz ability") or a sentence beside it is kept unread; another line
+    # that forbids paying ("You can't spend mana to cast this spell") too.
+    (ruinator,) = recognise_abilities("You may cast this card from your graveyard.", "Skaab Ruinator")
+    assert (ruinator.mechanic, ruinator.granted_to, ruinator.trailing) == (
+        "cast-from-your-graveyard-by-permission",
+        None,
+        None,
+    )
+    (underdog,) = recognise_abilities(
+        "You may cast this card from your graveyard using its blitz ability.", "Tenacious Underdog"
+    )
+    assert underdog.mechanic == "cast-from-your-graveyard-by-permission"
+    assert underdog.trailing is not None and underdog.trailing.endswith("using its blitz ability")
+    (hogaak,) = recognise_abilities(
+        "You can't spend mana to cast this spell.\n"
+        "You may cast Hogaak, Arisen Necropolis from your graveyard.",
+        "Hogaak, Arisen Necropolis",
+    )
+    assert hogaak.trailing == "You can't spend mana to cast this spell"
 
 
 def test_grants_and_cost_changes_are_read_as_structure() -> None:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pool_cards import report
+from pool_cards import report, with_targets
 
-from mtgkb.reasoning.actions.questions import can_activate
+from mtgkb.reasoning.actions.questions import can_activate, can_cast
 
 ATOMIC = Path("cards") / "mtgjson-atomic-merged-20260103.json.gz"
 
@@ -153,3 +153,65 @@ def test_an_ability_that_moves_its_own_card_works_only_from_that_zone(pool_kb, a
         elif "113.6m" not in failing_cites:
             problems.append(f"{name} on the battlefield: the failing check cites {failing_cites}, not 113.6m")
     report("abilities that move their own card", len(abilities), 2 * len(abilities), problems)
+
+
+#: "You may cast this card from your graveyard [how or when]." (601.3), the card's own name read as
+#: "this card": a permission the card gives itself.
+_OWN_PERMISSION = re.compile(r"^You may cast this card from your graveyard(?P<more>[^.]*)\.(?P<rest>.*)$")
+#: Other lines of the card that change how it is cast ("As an additional cost to cast this spell").
+_CHANGES_THE_CAST = re.compile(r"\bcast\b|\bcosts?\b|can't spend", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def own_permissions(shared_data: Path) -> list[tuple[str, str, str]]:
+    """(name, the answer expected, the step to ask in) of each card of the pool whose own text lets
+    it be cast from its owner's graveyard: yes when the sentence says nothing more and no other line
+    changes the cast, cannot tell when the sentence says how or when, and only "not no" when
+    another line changes the cast ("As an additional cost to cast this spell ..."), which the
+    verdicts read or not whatever zone the card is cast from."""
+    with gzip.open(shared_data / ATOMIC, "rt", encoding="utf-8") as handle:
+        atomic = json.load(handle)["data"]
+    found = []
+    for name, faces in sorted(atomic.items()):
+        face = faces[0]
+        if len(faces) != 1 or face.get("isFunny") or face.get("layout") != "normal":
+            continue
+        text = re.sub(r"\s*\([^()]*\)", "", face.get("text") or "").replace("\u2019", "'")
+        lines = text.replace(name, "this card").splitlines()
+        permission = next((m for m in map(_OWN_PERMISSION.match, lines) if m), None)
+        if permission is None:
+            continue
+        others = [line for line in lines if not _OWN_PERMISSION.match(line)]
+        says_more = bool(permission.group("more") or permission.group("rest").strip())
+        changed = any(_CHANGES_THE_CAST.search(line) for line in others)
+        expected = "cannot tell" if says_more else "not no" if changed else "yes"
+        found.append((name, expected, "precombat-main"))
+    return found
+
+
+def test_a_cards_own_permission_to_be_cast_from_its_graveyard_is_never_a_no(pool_kb, own_permissions) -> None:
+    """601.3: the card may be cast from my graveyard in my main phase, with objects to target:
+    yes when the sentence says nothing more, cannot tell when it says how or when ("using its blitz
+    ability", "as long as you control a Zombie"), which is not modelled, never no; from my library,
+    which nothing lets it be cast from, no."""
+    assert len(own_permissions) >= 20, len(own_permissions)
+    problems = []
+    for name, expected, step in own_permissions:
+        # Objects of every common kind to target: an Aura's enchant is a target (303.4a).
+        game = with_targets({"turn": "me", "step": step, "players": {"me": {"graveyard": [name]}, "opp": {}}})
+        verdict = can_cast(pool_kb, game, name, player="me")
+        wanted = {"yes": True, "cannot tell": None}.get(expected, verdict.answer)
+        if verdict.answer is False or verdict.answer is not wanted:
+            failing = [c.because for c in verdict.checks if c.holds is not True][:1]
+            problems.append(f"{name} from my graveyard: {verdict.answer} {failing}")
+        library = {"turn": "me", "step": step, "players": {"me": {"library_top": [name]}, "opp": {}}}
+        if can_cast(pool_kb, library, name, player="me").answer is not False:
+            problems.append(f"{name} from my library: not a no")
+    expectations = [expected for _, expected, _ in own_permissions]
+    assert expectations.count("yes") >= 1 and expectations.count("cannot tell") >= 15, expectations
+    report(
+        "cards that may be cast from their graveyard",
+        len(own_permissions),
+        2 * len(own_permissions),
+        problems,
+    )
