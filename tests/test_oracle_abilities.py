@@ -420,6 +420,8 @@ def test_an_effect_that_moves_its_own_card_says_where_its_ability_works() -> Non
     assert zone_requirement(serpent, "Lochmere Serpent") == "card-leaves-your-graveyard"
     sacrificed = "Sacrifice Phoenix: Return Phoenix from your graveyard to your hand at the next end step."
     assert zone_requirement(sacrificed, "Phoenix") == "source-on-the-battlefield"
+    granted = '{T}: Target creature gains "{1}: Return this card from your graveyard to your hand."'
+    assert zone_requirement(granted, "X") == "source-on-the-battlefield"  # the creature's own ability
     assert zone_requirement("{2}: Return target creature card from your graveyard to your hand.", "X") == (
         "source-on-the-battlefield"
     )

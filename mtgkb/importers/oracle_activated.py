@@ -47,6 +47,7 @@ _COMPOUND = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!])\s+")
+_QUOTED = re.compile(r"[\"\u201c][^\"\u201d]*[\"\u201d]")
 _MINUS = "\u2212"
 _TAPS_CREATURES = re.compile(r"^(Crew|Saddle) \d+$")
 
@@ -128,7 +129,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     # An effect that moves the card itself says where the ability works (113.6m); a cost part that
     # sets a zone comes after it, as the cost is paid first ("Sacrifice CARDNAME: Return CARDNAME
     # from your graveyard ..." works on the battlefield).
-    effect_named = named(effect, name)
+    effect_named = _QUOTED.sub(" ", named(effect, name))  # a quoted ability is another object's
     for phrase in table.effects:
         if phrase.zone and phrase.pattern.search(effect_named):
             zone, zone_requirements = phrase.zone, phrase.requirements
