@@ -10,7 +10,7 @@ from card_pool import UNCATEGORISED, expected_slugs, load_subset
 
 from mtgkb.core.type_line import parse_type_line
 from mtgkb.importers.oracle_abilities import recognise_abilities, split_reminder
-from mtgkb.importers.oracle_activated import read_condition
+from mtgkb.importers.oracle_activated import read_activated_abilities, read_condition
 from mtgkb.kb.vocab import V
 
 
@@ -262,9 +262,26 @@ def test_permissions_to_cast_are_read_from_sentences_with_what_changes_them_kept
     assert (
         recognise_abilities("You may cast Goblin spells from the top of your library.") == []
     )  # no card type
-    assert (
-        recognise_abilities("You may cast Hogaak from your graveyard.", "Hogaak") == []
-    )  # paid as another line says
+    # The card's own permission to be cast from its graveyard (601.3): what the sentence says
+    # beyond it ("using its blitz ability") or a sentence beside it is kept unread; another line
+    # that forbids paying ("You can't spend mana to cast this spell") too.
+    (ruinator,) = recognise_abilities("You may cast this card from your graveyard.", "Skaab Ruinator")
+    assert (ruinator.mechanic, ruinator.granted_to, ruinator.trailing) == (
+        "cast-from-your-graveyard-by-permission",
+        None,
+        None,
+    )
+    (underdog,) = recognise_abilities(
+        "You may cast this card from your graveyard using its blitz ability.", "Tenacious Underdog"
+    )
+    assert underdog.mechanic == "cast-from-your-graveyard-by-permission"
+    assert underdog.trailing is not None and underdog.trailing.endswith("using its blitz ability")
+    (hogaak,) = recognise_abilities(
+        "You can't spend mana to cast this spell.\n"
+        "You may cast Hogaak, Arisen Necropolis from your graveyard.",
+        "Hogaak, Arisen Necropolis",
+    )
+    assert hogaak.trailing == "You can't spend mana to cast this spell"
 
 
 def test_grants_and_cost_changes_are_read_as_structure() -> None:
@@ -371,3 +388,40 @@ def test_jeska_can_be_your_commander_and_has_partner(shared_data: Path) -> None:
 )
 def test_changeling_and_can_be_your_commander_lines(text: str, expected: list[str]) -> None:
     assert [a.mechanic for a in recognise_abilities(text)] == expected
+
+
+def test_an_effect_that_moves_its_own_card_says_where_its_ability_works() -> None:
+    """113.6m: "Return this card from your graveyard ..." works from the graveyard, "Put this card from
+    your hand ..." from the hand, whatever the card is called; a cost that sacrifices the permanent
+    puts the card into the graveyard first, so that ability works on the battlefield."""
+    requirement = "https://w3id.org/mtgkb/requirement/"
+
+    def zone_requirement(text: str, name: str) -> str:
+        (ability,) = read_activated_abilities(text, name)
+        return ability.requirements[0].removeprefix(requirement)
+
+    skeleton = "{1}{B}: Return this card from your graveyard to the battlefield tapped."
+    assert zone_requirement(skeleton, "Reassembling Skeleton") == "card-leaves-your-graveyard"
+    hammer = (
+        "{2}{R}{R}{R}: Return Hammer of Bogardan from your graveyard to your hand. "
+        "Activate only during your upkeep."
+    )
+    (read,) = read_activated_abilities(hammer, "Hammer of Bogardan")
+    assert read.requirements == (
+        f"{requirement}card-leaves-your-graveyard",
+        f"{requirement}during-your-upkeep",
+    )
+    gates = "{4}: Put this card from your hand onto the battlefield."
+    assert zone_requirement(gates, "Talon Gates of Madara") == "card-leaves-your-hand"
+    serpent = (
+        "{U}{B}: Exile five target cards from an opponent's graveyard. "
+        "Return this card from your graveyard to your hand."
+    )
+    assert zone_requirement(serpent, "Lochmere Serpent") == "card-leaves-your-graveyard"
+    sacrificed = "Sacrifice Phoenix: Return Phoenix from your graveyard to your hand at the next end step."
+    assert zone_requirement(sacrificed, "Phoenix") == "source-on-the-battlefield"
+    granted = '{T}: Target creature gains "{1}: Return this card from your graveyard to your hand."'
+    assert zone_requirement(granted, "X") == "source-on-the-battlefield"  # the creature's own ability
+    assert zone_requirement("{2}: Return target creature card from your graveyard to your hand.", "X") == (
+        "source-on-the-battlefield"
+    )

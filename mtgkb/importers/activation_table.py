@@ -47,6 +47,8 @@ class ActivationTable:
     restrictions: tuple[Phrase, ...]
     targets: tuple[Phrase, ...]
     words: tuple[Word, ...] = ()
+    # Searched for in an effect: the words that say which zone the ability works from (CR 113.6m).
+    effects: tuple[Phrase, ...] = ()
 
 
 def activation_table(root: Path | None = None) -> ActivationTable:
@@ -97,7 +99,12 @@ def _table(root: Path) -> ActivationTable:
         for pattern in node.get(V.wordPattern, [])
     )
     description = _description_pattern(words)
-    kinds: dict[str, list[Phrase]] = {V.costPattern: [], V.restrictionPattern: [], V.targetPattern: []}
+    kinds: dict[str, list[Phrase]] = {
+        V.costPattern: [],
+        V.restrictionPattern: [],
+        V.targetPattern: [],
+        V.effectPattern: [],
+    }
     for iri, node in sorted(facts.items()):
         for kind, found in kinds.items():
             for text in node.get(kind, []):
@@ -117,6 +124,7 @@ def _table(root: Path) -> ActivationTable:
         tuple(kinds[V.restrictionPattern]),
         tuple(kinds[V.targetPattern]),
         words,
+        tuple(kinds[V.effectPattern]),
     )
 
 

@@ -350,12 +350,19 @@ def _read_permission(body: str, line: str, name: str | None, table: KeywordTable
     """A permission to cast (data: the mechanics with a mtgkb:PermissionKeyword phrase). Another
     sentence on its line ("If you cast a spell this way, pay life ...") may change it: kept unread, so
     its verdicts cannot tell; the flash permission's (a sacrifice later) does not change the cast."""
-    sentences = [s.strip() for s in body.rstrip(".").split(". ")]
-    if name:
-        sentences = [s.replace(f"cast {name} ", "cast this spell ") for s in sentences]
+    sentences = printed = [s.strip() for s in body.rstrip(".").split(". ")]
+    names = [name, name.split(",")[0]] if name else []
+    sentences = [_OWN_CARD.sub("cast this spell ", s) for s in sentences]
+    for own_name in names:
+        sentences = [s.replace(f"cast {own_name} ", "cast this spell ") for s in sentences]
     for index, sentence in enumerate(sentences):
         match = _PERMISSION.match(sentence)
-        slug = table.permission.get(match.group("phrase").lower()) if match else None
+        phrase = match.group("phrase").lower() if match else ""
+        slug = table.permission.get(phrase)
+        own = match is not None and match.group("own") is not None
+        said = ""  # what the card's own permission says beyond its zone: "using its blitz ability"
+        if match is not None and slug is None and own:
+            slug, said = _own_permission(phrase, match.group("phrase"), table)
         if match is None or slug is None:
             continue
         kind = (match.group("type") or "").lower()
@@ -363,10 +370,13 @@ def _read_permission(body: str, line: str, name: str | None, table: KeywordTable
             return None  # "Goblin spells", "historic spells": a scope no structure says
         others = [s for i, s in enumerate(sentences) if i != index and s.lower() != _LOOK_AT_THE_TOP]
         flash = "flash" in slug
-        own = match.group("own") is not None
         zone = None if flash else "graveyard" if "graveyard" in slug else "library"
         if own and zone is not None:
-            return None  # its own card from elsewhere: Hogaak's says on another line how it is paid
+            # The card's own permission to be cast from its graveyard (601.3): how it is cast, when
+            # the sentence says more ("using its blitz ability", "as long as you control a Zombie"),
+            # is kept unread, so its verdicts cannot tell rather than say no.
+            unread = ". ".join(part for part in (printed[index] if said else "", *others) if part)
+            return RecognisedAbility(slug, text=line, printed_keyword=printed[index], trailing=unread or None)
         return RecognisedAbility(
             slug,
             text=line,
@@ -378,6 +388,19 @@ def _read_permission(body: str, line: str, name: str | None, table: KeywordTable
             trailing=None if flash or not others else ". ".join(others),
         )
     return None
+
+
+# Newer Oracle text says "this card" for a card's own permission to be cast from a zone.
+_OWN_CARD = re.compile(r"\bcast this card ", re.IGNORECASE)
+
+
+def _own_permission(phrase: str, printed: str, table: KeywordTable) -> tuple[str | None, str]:
+    """The permission a card gives itself ("from your graveyard using its blitz ability"): the
+    mechanic of the zone phrase it begins with, and what it says after it."""
+    for words, slug in table.permission.items():
+        if "flash" not in slug and (phrase.startswith(words + " ") or phrase.startswith(words + ",")):
+            return slug, printed[len(words) :].strip(" ,")
+    return None, ""
 
 
 # "If you control a commander, you may cast this spell without paying its mana cost."

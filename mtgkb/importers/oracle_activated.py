@@ -47,6 +47,7 @@ _COMPOUND = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!])\s+")
+_QUOTED = re.compile(r"[\"\u201c][^\"\u201d]*[\"\u201d]")
 _MINUS = "\u2212"
 _TAPS_CREATURES = re.compile(r"^(Crew|Saddle) \d+$")
 
@@ -122,8 +123,17 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     unmodelled: list[str] = []
     numbered: list[Minted] = []
     zone = _BATTLEFIELD
+    zone_requirements: tuple[str, ...] = ()  # those of the phrase that said where the ability works
     sentences = [s for s in _SENTENCE.split(effect) if s] + [s for s in _SENTENCE.split(reminder or "") if s]
     waived: list[str] = []
+    # An effect that moves the card itself says where the ability works (113.6m); a cost part that
+    # sets a zone comes after it, as the cost is paid first ("Sacrifice CARDNAME: Return CARDNAME
+    # from your graveyard ..." works on the battlefield).
+    effect_named = _QUOTED.sub(" ", named(effect, name))  # a quoted ability is another object's
+    for phrase in table.effects:
+        if phrase.zone and phrase.pattern.search(effect_named):
+            zone, zone_requirements = phrase.zone, phrase.requirements
+            break
     # Each part of the cost, then each "Activate only ..." clause, read by its phrases.
     parts = [(table.costs, part) for part in _cost_parts(cost_named)]
     parts += [(table.restrictions, clause) for clause in _restrictions(sentences, name)]
@@ -132,16 +142,18 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         if phrase is None:
             unmodelled.append(unnamed(part, name))
             continue
-        requirements += phrase.requirements
+        if phrase.zone:  # its requirements are the zone's own (113.6m), kept only while it decides
+            zone, zone_requirements = phrase.zone, phrase.requirements
+        else:
+            requirements += phrase.requirements
         waived += phrase.waives
-        zone = phrase.zone or zone
         if minted is not None:
             numbered.append(minted)
     targets, missing, minted = read_targets(effect, table)
     requirements += targets
     unmodelled += missing
     numbered += minted
-    requirements.insert(0, _ZONE_REQUIREMENTS[zone])
+    requirements[:0] = zone_requirements or (_ZONE_REQUIREMENTS[zone],)
     mechanic = "mana-ability" if _is_mana_ability(effect) else "activated-ability"
     return ActivatedAbility(
         line,
