@@ -243,6 +243,8 @@ def _write_cast_sentences(add: Add, record: CardRecord, owners: list[list[str]])
                 add(subject, V.unreadCostChange, literal(sentence))
             for sentence in sentences.others:
                 add(subject, V.unreadCastSentence, literal(sentence))
+            for sentence in sentences.permissions:
+                add(subject, V.unreadCastPermission, literal(sentence))
 
 
 def _write_cost_reading(

@@ -38,7 +38,27 @@ _ABILITY_CHANGE = re.compile(
 # Sentences of a card's text that change how the card itself is cast.
 _CAST_CHANGE = re.compile(
     r"\bcast (?:this spell|CARDNAME) only\b|\bas an additional cost to cast (?:this spell|CARDNAME)\b"
-    r"|^spend only\b|\b(?:can't|cannot) cast (?:this spell|CARDNAME)\b|\bthis spell can't be cast\b",
+    r"|^spend only\b|\b(?:can't|cannot) cast (?:this spell|CARDNAME)\b|\bthis spell can't be cast\b"
+    r"|\bas this spell's target\b|\bcan't spend mana to cast\b|\bthis spell costs\b"
+    r"|\bthe amount of mana this spell costs\b",
+    re.IGNORECASE,
+)
+# Sentences that let the card be cast where or for what the rest of its text would not: "You may cast
+# this spell as though it had flash if you pay {2} more to cast it", "As long as you've discarded a
+# card this turn, you may pay {B/R} to cast this spell". Those a keyword reader reads ("You may cast
+# this spell as though it had flash.") are its own.
+_CAST_PERMISSION = re.compile(
+    r"\byou may cast (?:this spell|CARDNAME)\b|\byou may pay [^.]* to cast (?:this spell|CARDNAME)\b"
+    r"|\brather than pay (?:this spell's|CARDNAME's) mana cost\b",
+    re.IGNORECASE,
+)
+# Sentences that speak of casting or activating the card without changing the action: what its
+# effect does with how it was cast or paid for ("If {W} was spent to cast this spell", "where X is the
+# number of Bobbleheads you control as you activate this ability", "enters with ... if you cast it").
+_EFFECT = re.compile(
+    r"\bspent to (?:cast|activate)\b|\bas you (?:cast|activated?) (?:this|it)\b|\bwas cast\b"
+    r"|\bif you cast (?:it|this spell)\b|\bcost was paid\b|\bwas bargained\b|\bhas been activated\b"
+    r"|\bcasting cost\b|\bactivated abilities of\b|\byou've cast\b",
     re.IGNORECASE,
 )
 # What a sentence says of the card's own action, for the census of claims: the card named, "this
@@ -82,6 +102,7 @@ class CastSentences:
 
     cost_changes: tuple[str, ...] = ()  # "This spell costs {1} less to cast for each ..."
     others: tuple[str, ...] = ()  # "Cast this spell only during your turn", an additional cost
+    permissions: tuple[str, ...] = ()  # "You may cast this spell as though it had flash if you pay {2} more"
 
 
 def read_cast_sentences(oracle_text: str | None, name: str | None = None) -> CastSentences:
@@ -89,15 +110,28 @@ def read_cast_sentences(oracle_text: str | None, name: str | None = None) -> Cas
     activated abilities' lines, its triggers and quoted abilities."""
     cost_changes: list[str] = []
     others: list[str] = []
+    permissions: list[str] = []
     for sentence, line_kind in _sentences(oracle_text, name):
         if line_kind != "text" or _TRIGGER.match(sentence) or "this way" in sentence.lower():
             continue
         printed = _unnamed(sentence, name)
-        if cost_change_direction(sentence) is not None:
+        if _CAST_PERMISSION.search(sentence):
+            permissions.append(printed)
+        elif cost_change_direction(sentence) is not None:
             cost_changes.append(printed)
         elif _CAST_CHANGE.search(sentence):
             others.append(printed)
-    return CastSentences(tuple(dict.fromkeys(cost_changes)), tuple(dict.fromkeys(others)))
+    if permissions:  # those a keyword reader reads are not unread
+        read = _keyword_lines(oracle_text, name)
+        permissions = [p for p in permissions if not any(p in line for line in read)]
+    return CastSentences(*(tuple(dict.fromkeys(found)) for found in (cost_changes, others, permissions)))
+
+
+def _keyword_lines(oracle_text: str | None, name: str | None) -> set[str]:
+    """The lines of the text a keyword reader (oracle_abilities) reads, as printed."""
+    from mtgkb.importers.oracle_abilities import recognise_abilities
+
+    return {ability.text.strip().replace("\u2019", "'") for ability in recognise_abilities(oracle_text, name)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +147,10 @@ def claimed_sentences(oracle_text: str | None, name: str | None = None) -> list[
     """Each sentence of ``oracle_text`` speaking of the card's own spell or ability, with who
     claims it: "restriction" ("Activate only ...", read by a phrase or kept unread by
     oracle_activated), "ability-sentence" and "cast-sentence" (kept unread here), "cost" (the cost
-    of an activated ability), "keyword" (a keyword ability's line), "trigger" (a triggered ability,
-    which does not change the action), or None."""
-    from mtgkb.importers.oracle_abilities import recognise_abilities
-
-    keyword_lines = {a.text.strip() for a in recognise_abilities(oracle_text, name)}
+    of an activated ability), "keyword" (a keyword ability's line), "trigger" (a triggered ability)
+    "effect" (what an effect does with how the card was cast or paid for) and "quoted" (an ability it
+    gives another object), which do not change the action, or None."""
+    keyword_lines = _keyword_lines(oracle_text, name)
     claims = []
     for sentence, line_kind in _sentences(oracle_text, name, keep_line=True):
         text, line = sentence
@@ -132,10 +165,16 @@ def claimed_sentences(oracle_text: str | None, name: str | None = None) -> list[
             reader = "restriction"
         elif line_kind == "ability" and is_ability_change(text):
             reader = "ability-sentence"
-        elif line.strip() in keyword_lines:
+        elif line.strip().replace("\u2019", "'") in keyword_lines:
             reader = "keyword"
-        elif line_kind == "text" and (cost_change_direction(text) or _CAST_CHANGE.search(text)):
+        elif line_kind == "text" and (
+            cost_change_direction(text) or _CAST_CHANGE.search(text) or _CAST_PERMISSION.search(text)
+        ):
             reader = "cast-sentence"
+        elif _EFFECT.search(text):
+            reader = "effect"
+        elif '""' in text:  # a quoted ability the card gives another object is that object's
+            reader = "quoted"
         else:
             reader = None
         claims.append(Claim(printed, reader))

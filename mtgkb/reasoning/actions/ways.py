@@ -37,6 +37,7 @@ _PAYING = {V.Cast: mint("concept", "paying-the-cost-of-a-spell")}
 _PAYING_AN_ABILITY = mint("concept", "paying-the-cost-of-an-ability")
 _SPECIAL_ACTION = mint("concept", "special-action")
 _SPELL_TARGETS = mint("concept", "spell-targets")
+_SPELL_TIMING = mint("requirement", "spell-timing")
 _COST_CHANGE = mint("concept", "cost-reduction")
 _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
@@ -223,6 +224,8 @@ def evaluate_way(
     reduction = best_reduction(graph, requirements)
     cost, life, cost_checks = _cost(context, source, player, way, action_kind, reduction)
     checks += cost_checks
+    if cast:
+        _unread_permissions(context, source, way, checks)
     rank_checks(checks, rules)
     answer = decide(checks)
     outcome = _outcome(context, mechanic, player, source, [o for o, _ in paid_with]) if answer else []
@@ -348,6 +351,21 @@ def _unread_cast_sentences(context: Context, source: GameObject, way: Way) -> li
     paying = _PAYING[V.Cast]
     cites = concept_cites(context.rules, paying)
     return [Check("Every sentence on casting it is modelled", None, because, cites, paying)]
+
+
+def _unread_permissions(context: Context, source: GameObject, way: Way, checks: list[Check]) -> None:
+    """Cannot tell, where the card's timing or its cost refuses the cast: a sentence of its text no
+    reader reads may allow it then ("You may cast this spell as though it had flash if you pay {2}
+    more", an alternative cost on a condition)."""
+    holder = _spell_text(context, source, way)
+    parts = holder.all(V.unreadCastPermission) if holder is not None else []
+    if not parts:
+        return
+    what = "; ".join(f"\u201c{p}\u201d" for p in parts)
+    for check in checks:
+        if check.holds is False and check.evaluates in (_SPELL_TIMING, _PAYING[V.Cast]):
+            check.holds = None
+            check.because += f"; cannot tell: {what} is not modelled here and may allow it"
 
 
 def _unread_cost_changes(context: Context, source: GameObject, way: Way, action_kind: str) -> list[str]:
