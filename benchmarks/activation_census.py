@@ -5,7 +5,9 @@ from: a graveyard for flashback, exile with ``foretold`` or ``plotted`` for thos
 situation (my precombat main phase, an empty stack, a creature, a land and cards in hand and
 graveyard beside it, a creature of the opponent's, mana left unsaid). A real verdict is a yes or a no
 with every check decided; the rest cannot tell (or the family is refused), and the figure is printed
-with the most common reasons why.
+with the most common reasons why. First it counts the sentences on a card's own action ("This ability
+costs {1} less to activate ...", "Cast this spell only ...") by the reader claiming each, and those no
+reader claims.
 
 Run it on the store you want measured (import the whole pool first):
 
@@ -162,6 +164,7 @@ def main() -> None:
     texts = [
         (r["name"].value, r["text"].value, r["layout"].value if r["layout"] is not None else "") for r in rows
     ]
+    _report_sentences(texts)
     if options.only != "cast":
         activated = sorted({name for name, text, _ in texts if has_non_mana_activated(text)})
         print(f"{len(activated)} cards with a non-mana activated ability", file=sys.stderr)
@@ -176,6 +179,26 @@ def main() -> None:
             options,
             lambda name: _cast(kb, name, families[name]),
         )
+
+
+def _report_sentences(texts: list[tuple[str, str, str]]) -> None:
+    """How many sentences on a card's own spell or ability (its cost, who may activate it, when it
+    may be cast) each reader claims, and how many no reader claims (issue 38, class 4)."""
+    from mtgkb.importers.oracle_sentences import claimed_sentences
+
+    readers: Counter[str] = Counter()
+    unclaimed: Counter[str] = Counter()
+    for name, text, _layout in texts:
+        # A card's faces are one text here ("A // B"): each face's sentence still names its card.
+        for claim in claimed_sentences(text, name.split(" // ")[0]):
+            readers[claim.reader or "none"] += 1
+            if claim.reader is None:
+                unclaimed[claim.sentence] += 1
+    total = sum(readers.values())
+    print(f"sentences on a card's own action: {total}, claimed by no reader: {readers['none']}")
+    print("  by reader: " + ", ".join(f"{reader} {count}" for reader, count in readers.most_common()))
+    for sentence, count in unclaimed.most_common(5):
+        print(f"  {count:4d}  {sentence[:100]}")
 
 
 def _sample(cards: list[str], options: argparse.Namespace) -> list[str]:

@@ -103,3 +103,11 @@ def is_instant(kb, name: str) -> bool:
     """Whether the card ``name`` is an instant: cast in a main phase, it may find a spell to target."""
     rows = kb.select('SELECT ?t WHERE { ?c mtgkb:name ?n ; mtgkb:cardType "Instant" } ', n=name)
     return bool(rows)
+
+
+def unread_cast_sentences(kb) -> set[str]:
+    """The cards (and faces) whose text has a sentence changing how they are cast that no reader
+    reads ("As an additional cost to cast this spell, discard a card", "Cast this spell only during
+    combat"): a cast that would be a yes cannot tell."""
+    rows = kb.select("SELECT DISTINCT ?name WHERE { ?card mtgkb:unreadCastSentence ?s ; mtgkb:name ?name }")
+    return {row["name"] for row in rows}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pool_cards import TARGETS_NOTHING_HERE, unread_targets, with_targets
+from pool_cards import TARGETS_NOTHING_HERE, unread_cast_sentences, unread_targets, with_targets
 from pool_faces import (
     LAYOUTS,
     Comparison,
@@ -405,7 +405,7 @@ def test_each_face_is_cast_with_its_own_characteristics(card_pool, by_layout, la
 
     problems: list[str] = []
     checked = 0
-    untold = unread_targets(card_pool.kb)
+    untold = unread_targets(card_pool.kb) | unread_cast_sentences(card_pool.kb)  # an additional cost
     for card in by_layout[layout]:
         if not card.complete:
             continue
@@ -461,7 +461,7 @@ def test_a_card_of_one_face_off_the_battlefield_is_cast_as_its_front(
 
     problems: list[str] = []
     checked = 0
-    untold = unread_targets(card_pool.kb)
+    untold = unread_targets(card_pool.kb) | unread_cast_sentences(card_pool.kb)  # an additional cost
     for card in by_layout[layout]:
         if not card.complete:
             continue

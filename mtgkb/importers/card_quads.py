@@ -41,6 +41,7 @@ from mtgkb.importers.oracle_activated import (
     read_keyword_cost,
 )
 from mtgkb.importers.oracle_copy import read_copy_effects, write_copy_effect
+from mtgkb.importers.oracle_sentences import cost_change_direction, read_cast_sentences
 from mtgkb.importers.oracle_spell import read_spell_targets
 from mtgkb.kb.iris import mint, ruling_iri
 from mtgkb.kb.vocab import RDF_TYPE, RDFS_LABEL, V
@@ -149,6 +150,7 @@ def write_cards(
         counts.copy_effects += _write_copy_effects(add, slug, record, owners)
         counts.activated += _write_activated(add, slug, record, owners)
         _write_spell_targets(add, slug, record, owners)
+        _write_cast_sentences(add, record, owners)
         counts.cards += 1
         if number % 1000 == 0:
             ticker.update(number)
@@ -201,6 +203,8 @@ def _write_activated(add: Add, slug: str, record: CardRecord, owners: list[list[
         _write_cost_reading(add, node, ability.requirements, ability.unmodelled, ability.numbered)
         for requirement in ability.waived:
             add(node, V.waivesRequirement, f"<{requirement}>")
+        for sentence in ability.cost_changes:  # the paying check reads it
+            add(node, V.unreadCostChange, literal(sentence))
         if ability.loyalty_removed is not None:
             needs = f"{node}/loyalty"
             add(node, V.hasRequirement, f"<{needs}>")
@@ -227,6 +231,20 @@ def _write_spell_targets(add: Add, slug: str, record: CardRecord, owners: list[l
         add(node, RDF_TYPE, _SPELL_TARGETS)
         add(node, RDFS_LABEL, literal(f"The targets {face_name} chooses as it is cast"))
         _write_cost_reading(add, node, targets.requirements, targets.unmodelled, targets.numbered)
+
+
+def _write_cast_sentences(add: Add, record: CardRecord, owners: list[list[str]]) -> None:
+    """The sentences of each face's text that change how it is cast and that no reader reads, on
+    the face (and the card when it has the face's characteristics): a cast's verdict reads them."""
+    for (face_name, text), subjects in zip(record.texts(), owners, strict=True):
+        sentences = read_cast_sentences(text, face_name)
+        for subject in subjects:
+            for sentence in sentences.cost_changes:
+                add(subject, V.unreadCostChange, literal(sentence))
+            for sentence in sentences.others:
+                add(subject, V.unreadCastSentence, literal(sentence))
+            for sentence in sentences.permissions:
+                add(subject, V.unreadCastPermission, literal(sentence))
 
 
 def _write_cost_reading(
@@ -395,6 +413,8 @@ def _write_keyword(
             (*reading.unmodelled, *condition.unmodelled, *([ability.trailing] if ability.trailing else [])),
             (*reading.numbered, *condition.numbered),
         )
+        if ability.trailing and cost_change_direction(ability.trailing):  # "costs {X} less to cast this way"
+            add(node, V.unreadCostChange, literal(ability.trailing))
     elif ability.trailing:  # a permission changed by a sentence no phrase reads
         _write_cost_reading(add, node, (), (ability.trailing,), ())
     if ability.partner_text is not None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from mtgkb.importers.activation_table import ActivationTable, Phrase, Template, Word, activation_table
 from mtgkb.importers.oracle_abilities import split_reminder
+from mtgkb.importers.oracle_sentences import ability_changes, cost_change_direction
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
 
@@ -76,6 +77,7 @@ class ActivatedAbility:
     # Requirements that take a number or a description the text gives ("Pay 3 life"), to mint.
     numbered: tuple[Minted, ...] = ()
     waived: tuple[str, ...] = ()  # requirements of its mechanic it lifts ("Any player may activate")
+    cost_changes: tuple[str, ...] = ()  # unread sentences changing its cost ("This ability costs {1} less")
 
     @property
     def label(self) -> str:
@@ -153,6 +155,10 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
     requirements += targets
     unmodelled += missing
     numbered += minted
+    # "Only your opponents may activate this ability" is unmodelled; "This ability costs {1} less to
+    # activate for each ..." is for the paying check, which cannot tell only where it could decide.
+    changes = ability_changes(effect, name)
+    unmodelled += [change for change in changes if not cost_change_direction(change)]
     requirements[:0] = zone_requirements or (_ZONE_REQUIREMENTS[zone],)
     mechanic = "mana-ability" if _is_mana_ability(effect) else "activated-ability"
     return ActivatedAbility(
@@ -164,6 +170,7 @@ def _read_line(line: str, name: str | None, table: ActivationTable) -> Activated
         tuple(dict.fromkeys(unmodelled)),
         numbered=tuple(numbered),
         waived=tuple(dict.fromkeys(waived)),
+        cost_changes=tuple(c for c in changes if cost_change_direction(c)),
     )
 
 

@@ -37,6 +37,7 @@ _PAYING = {V.Cast: mint("concept", "paying-the-cost-of-a-spell")}
 _PAYING_AN_ABILITY = mint("concept", "paying-the-cost-of-an-ability")
 _SPECIAL_ACTION = mint("concept", "special-action")
 _SPELL_TARGETS = mint("concept", "spell-targets")
+_SPELL_TIMING = mint("requirement", "spell-timing")
 _COST_CHANGE = mint("concept", "cost-reduction")
 _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
@@ -45,6 +46,8 @@ _KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
 _ON_AN_ALTERNATIVE_COST = mint("concept", "costs-on-an-alternative-cost")
 _NO_MANA_COST = mint("concept", "no-mana-cost")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
+# The way a sentence mtgkb:unreadCostChange holds changes the cost: "costs {1} less to activate".
+_CHANGE_DIRECTION = re.compile(r"\b(less|more) to (?:activate|cast)\b|$", re.IGNORECASE)
 _MOMENTS = (V.AsItIsDone, V.RightAfter, V.OnTheStack, V.AsItResolves, V.Later)
 
 
@@ -208,6 +211,7 @@ def evaluate_way(
     cast = action_kind == V.Cast
     targets = spell_targets(context, source, way, mechanic) if cast else None
     checks += _unread_targets(context, targets)
+    checks += _unread_cast_sentences(context, source, way) if cast else []
     wanted = _requirements(context, mechanic, way) + _own_requirements(context, targets)
     requirements = [evaluate(graph, r, player, source, cast) for r in dict.fromkeys(wanted)]
     order = {V.SourceObject: 0, V.GameState: 1, V.CountedObject: 1, V.CostObject: 2}
@@ -220,6 +224,8 @@ def evaluate_way(
     reduction = best_reduction(graph, requirements)
     cost, life, cost_checks = _cost(context, source, player, way, action_kind, reduction)
     checks += cost_checks
+    if cast:
+        _unread_permissions(context, source, way, checks)
     rank_checks(checks, rules)
     answer = decide(checks)
     outcome = _outcome(context, mechanic, player, source, [o for o, _ in paid_with]) if answer else []
@@ -325,6 +331,50 @@ def _unread_targets(context: Context, targets: Node | None) -> list[Check]:
     because = f"cannot tell: {what} is not modelled here, so whether the spell has its targets is not known"
     cites = concept_cites(context.rules, _SPELL_TARGETS)
     return [Check("Every target of the spell is modelled", None, because, cites, _SPELL_TARGETS)]
+
+
+def _spell_text(context: Context, source: GameObject, way: Way) -> Node | None:
+    """The node of the text the spell cast this way has: the face cast as, else the card."""
+    return way.face if way.face is not None else context.graph.cards.get(source.card or "")
+
+
+def _unread_cast_sentences(context: Context, source: GameObject, way: Way) -> list[Check]:
+    """Cannot tell: a sentence of the card's text that changes how it is cast ("Cast this spell only
+    during your turn", an additional cost) is not read, so it may forbid what the rest allows; it can
+    only add to what casting asks, so a check that fails still decides."""
+    holder = _spell_text(context, source, way)
+    parts = holder.all(V.unreadCastSentence) if holder is not None else []
+    if not parts:
+        return []
+    what = "; ".join(f"\u201c{p}\u201d" for p in parts)
+    because = f"cannot tell: {what} is not modelled here, so whether it may be cast is not known"
+    paying = _PAYING[V.Cast]
+    cites = concept_cites(context.rules, paying)
+    return [Check("Every sentence on casting it is modelled", None, because, cites, paying)]
+
+
+def _unread_permissions(context: Context, source: GameObject, way: Way, checks: list[Check]) -> None:
+    """Cannot tell, where the card's timing or its cost refuses the cast: a sentence of its text no
+    reader reads may allow it then ("You may cast this spell as though it had flash if you pay {2}
+    more", an alternative cost on a condition)."""
+    holder = _spell_text(context, source, way)
+    parts = holder.all(V.unreadCastPermission) if holder is not None else []
+    if not parts:
+        return
+    what = "; ".join(f"\u201c{p}\u201d" for p in parts)
+    for check in checks:
+        if check.holds is False and check.evaluates in (_SPELL_TIMING, _PAYING[V.Cast]):
+            check.holds = None
+            check.because += f"; cannot tell: {what} is not modelled here and may allow it"
+
+
+def _unread_cost_changes(context: Context, source: GameObject, way: Way, action_kind: str) -> list[str]:
+    """The sentences changing this action's cost that no reader reads: the ability's own ("This
+    ability costs {1} less to activate for each ...", "... less to cast this way"), and for a cast
+    the card's ("This spell costs {2} more to cast")."""
+    own = way.ability.all(V.unreadCostChange) if way.ability is not None else []
+    holder = _spell_text(context, source, way) if action_kind == V.Cast else None
+    return [*own, *(holder.all(V.unreadCostChange) if holder is not None else [])]
 
 
 def _its_own(way: Way) -> Node | None:
@@ -562,7 +612,16 @@ def _cost(
         because += ", which pays it" + (f", with {life} life for Phyrexian symbols" if life else "")
     else:
         because += ", which is not enough"
-    checks.append(Check("The cost can be paid", payment.payable, because, cites, paying.iri))
+    holds: bool | None = payment.payable
+    changes = _unread_cost_changes(context, source, way, action_kind)
+    # An unread reduction could make a cost that is too much payable, an unread increase one that
+    # is enough too much: only then is the answer unknown (601.2f, 602.2b).
+    deciding = [c for c in changes if _CHANGE_DIRECTION.search(c)[1] == ("more" if holds else "less")]
+    if deciding:
+        holds = None
+        what = "; ".join(f"\u201c{c}\u201d" for c in deciding)
+        because += f"; cannot tell: {what} is not modelled here, so the total is not known"
+    checks.append(Check("The cost can be paid", holds, because, cites, paying.iri))
     return cost_text, life, checks
 
 
