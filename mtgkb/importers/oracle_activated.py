@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from mtgkb.importers.activation_table import ActivationTable, Phrase, Template, Word, activation_table
 from mtgkb.importers.oracle_abilities import split_reminder
 from mtgkb.importers.oracle_sentences import ability_changes, cost_change_direction
+from mtgkb.importers.oracle_text import ABILITY_WORD, named, split_cost, unnamed
 from mtgkb.kb.iris import mint
 from mtgkb.kb.vocab import V
 
@@ -27,11 +28,8 @@ _ZONE_REQUIREMENTS = {
 }
 _BATTLEFIELD = mint("zone", "battlefield")
 
-# "Channel — {1}{G}, Discard this card: ..." : an ability word (207.2c) before the ability.
-ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' ]{2,30} \u2014 ")
 # "+1: ..." as printed, "[+1]: ..." as MTGJSON writes a loyalty cost.
 _LOYALTY = re.compile(r"^\[?(?P<sign>[+\u2212-]?)(?P<amount>\d+|X)\]?: (?P<effect>.+)$")
-TRIGGER = re.compile(r"^(?:when|whenever|at)\b", re.IGNORECASE)
 _UP_TO = re.compile(
     r"\bup to (?:one|two|three|four|five|x|\d+)(?: other)? target [a-z' ]+?(?=[,.]|$| and )", re.I
 )
@@ -341,19 +339,6 @@ def _loyalty(line: str, match: re.Match[str], table: ActivationTable) -> Activat
     )
 
 
-def split_cost(body: str) -> tuple[str | None, str | None]:
-    """("{2}, {T}", "Draw a card.") from "{2}, {T}: Draw a card."; (None, None) for a line that is no
-    activated ability (a trigger, a quoted ability, a sentence with a colon in it)."""
-    head, colon, effect = body.partition(": ")
-    if not colon or not head or TRIGGER.match(head) or len(head) > 120:
-        return None, None
-    if any(mark in head for mark in ('"', ".", "\u201c", ";")):
-        return None, None
-    if not (head.startswith("{") or head[:1].isupper()):
-        return None, None
-    return head, effect.strip()
-
-
 def _cost_parts(cost: str) -> list[str]:
     """ "{2}, {T}, Sacrifice CARDNAME" -> ["{2}", "{T}", "Sacrifice CARDNAME"]; "{1}{T}" reads as
     its mana and its {T}."""
@@ -411,15 +396,3 @@ def _is_mana_ability(effect: str) -> bool:
     return "target" not in effect.lower() and bool(
         re.match(r"^add\b|^.*\badd (?:\{|one|two|three|x |an amount)", first)
     )
-
-
-def named(text: str, name: str | None) -> str:
-    if not name:
-        return text
-    text = text.replace(name, "CARDNAME")
-    short = name.split(",")[0]
-    return text.replace(short, "CARDNAME") if short != name and len(short) > 3 else text
-
-
-def unnamed(text: str, name: str | None) -> str:
-    return text.replace("CARDNAME", name or "this") if name else text

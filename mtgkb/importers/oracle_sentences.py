@@ -14,11 +14,9 @@ import re
 from dataclasses import dataclass
 
 from mtgkb.importers.oracle_abilities import split_reminder
+from mtgkb.importers.oracle_text import ABILITY_WORD, TRIGGER, named, split_cost, unnamed
 
-# "Domain — This spell costs ...": an ability word (207.2c) before the sentence.
-_ABILITY_WORD = re.compile(r"^[A-Z][A-Za-z' ]{2,30} \u2014 ")
 _SENTENCE = re.compile(r"(?<=[.!])\s+")
-_TRIGGER = re.compile(r"^(?:when|whenever|at)\b", re.IGNORECASE)
 
 # "This ability costs {1} less to activate ...", "This spell costs {X} more to cast ...", "CARDNAME
 # costs {1} less to cast ...", "If ..., this spell costs ..."; "to cast this way" belongs to the
@@ -87,13 +85,13 @@ def is_ability_change(sentence: str) -> bool:
 def ability_changes(effect: str, name: str | None = None) -> list[str]:
     """The sentences of an activated ability's effect that change its activation (its cost, who
     may activate it, how it is paid) and that no "Activate only ..." restriction claims, as printed."""
-    plain = re.sub(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d", '""', _named(effect.replace("\u2019", "'"), name))
+    plain = re.sub(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d", '""', named(effect.replace("\u2019", "'"), name))
     found = [
         s.strip()
         for s in _SENTENCE.split(plain)
         if s.strip() and not s.strip().lower().startswith(("activate", "any player may activate"))
     ]
-    return [_unnamed(s, name) for s in found if is_ability_change(s)]
+    return [unnamed(s, name) for s in found if is_ability_change(s)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +110,9 @@ def read_cast_sentences(oracle_text: str | None, name: str | None = None) -> Cas
     others: list[str] = []
     permissions: list[str] = []
     for sentence, line_kind in _sentences(oracle_text, name):
-        if line_kind != "text" or _TRIGGER.match(sentence) or "this way" in sentence.lower():
+        if line_kind != "text" or TRIGGER.match(sentence) or "this way" in sentence.lower():
             continue
-        printed = _unnamed(sentence, name)
+        printed = unnamed(sentence, name)
         if _CAST_PERMISSION.search(sentence):
             permissions.append(printed)
         elif cost_change_direction(sentence) is not None:
@@ -156,8 +154,8 @@ def claimed_sentences(oracle_text: str | None, name: str | None = None) -> list[
         text, line = sentence
         if not _OWN_ACTION.search(text):
             continue
-        printed = _unnamed(text, name)
-        if _TRIGGER.match(text):
+        printed = unnamed(text, name)
+        if TRIGGER.match(text):
             reader: str | None = "trigger"
         elif line_kind == "cost":
             reader = "cost"
@@ -186,11 +184,10 @@ def _sentences(oracle_text: str | None, name: str | None, keep_line: bool = Fals
     the card's name as CARDNAME; kind is "cost" for the cost of an activated ability's line,
     "ability" for a sentence of its effect, "text" for any other line's. With ``keep_line``, the
     sentence comes with its printed line."""
-    from mtgkb.importers.oracle_activated import split_cost
 
     for raw in (oracle_text or "").splitlines():
         body, _reminder = split_reminder(raw.strip())
-        body = _ABILITY_WORD.sub("", _named(body.replace("\u2019", "'"), name), count=1)
+        body = ABILITY_WORD.sub("", named(body.replace("\u2019", "'"), name), count=1)
         body = re.sub(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d", '""', body)  # a quoted ability is its own
         cost, effect = split_cost(body)
         parts = [(cost, "cost")] if cost is not None else []
@@ -198,15 +195,3 @@ def _sentences(oracle_text: str | None, name: str | None, keep_line: bool = Fals
         parts += [(s, "ability" if cost is not None else "text") for s in _SENTENCE.split(rest) if s.strip()]
         for text, kind in parts:
             yield ((text.strip(), raw) if keep_line else text.strip()), kind
-
-
-def _named(text: str, name: str | None) -> str:
-    from mtgkb.importers.oracle_activated import named
-
-    return named(text, name)
-
-
-def _unnamed(text: str, name: str | None) -> str:
-    from mtgkb.importers.oracle_activated import unnamed
-
-    return unnamed(text, name)

@@ -14,15 +14,8 @@ from dataclasses import dataclass
 
 from mtgkb.importers.activation_table import ActivationTable, activation_table
 from mtgkb.importers.oracle_abilities import split_reminder
-from mtgkb.importers.oracle_activated import (
-    ABILITY_WORD,
-    TRIGGER,
-    Minted,
-    named,
-    read_targets,
-    split_cost,
-    unnamed,
-)
+from mtgkb.importers.oracle_activated import Minted, read_targets
+from mtgkb.importers.oracle_text import ABILITY_WORD, TRIGGER, named, split_cost, unnamed
 
 # "Choose one —", "Choose one or both —", "Choose two —", then a line per mode, "• ...".
 _CHOOSE = re.compile(

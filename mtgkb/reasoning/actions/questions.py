@@ -19,16 +19,15 @@ from mtgkb.reasoning.actions.faces import (
     printing_face,
     prototype_face,
 )
+from mtgkb.reasoning.actions.unread_parts import ABILITY_TO_ACTIVATE, concept_cites
 from mtgkb.reasoning.actions.verdicts import Candidate
 from mtgkb.reasoning.actions.ways import (
-    ABILITY_TO_ACTIVATE,
     CASTING,
     ActionVerdict,
     Context,
     Way,
     ability_ways,
     best_way,
-    concept_cites,
     evaluate_way,
     prepare,
     source_object,

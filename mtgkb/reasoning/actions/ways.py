@@ -15,6 +15,15 @@ from mtgkb.kb.vocab import RDFS_LABEL, V
 from mtgkb.reasoning import mana, phrases
 from mtgkb.reasoning.actions.choosing import best_of, from_here
 from mtgkb.reasoning.actions.reductions import best_reduction
+from mtgkb.reasoning.actions.unread_parts import (
+    PAYING_A_SPELL,
+    allow_unread_permissions,
+    concept_cites,
+    deciding_cost_changes,
+    unmodelled_parts,
+    unread_cast_sentences,
+    unread_targets,
+)
 from mtgkb.reasoning.actions.verdict_notes import add_rulings, candidate
 from mtgkb.reasoning.actions.verdicts import AbilityVerdict, ActionVerdict, OutcomeEntry
 from mtgkb.reasoning.actions.wording import question
@@ -31,13 +40,10 @@ if TYPE_CHECKING:
 CASTING = mint("mechanic", "casting")
 
 # The rules concepts whose citations the checks shared by every action carry (data/concepts/actions.ttl).
-ABILITY_TO_ACTIVATE = mint("concept", "activated-ability")
 _STACK_PROHIBITIONS = mint("concept", "stack-prohibitions")
-_PAYING = {V.Cast: mint("concept", "paying-the-cost-of-a-spell")}
+_PAYING = {V.Cast: PAYING_A_SPELL}
 _PAYING_AN_ABILITY = mint("concept", "paying-the-cost-of-an-ability")
 _SPECIAL_ACTION = mint("concept", "special-action")
-_SPELL_TARGETS = mint("concept", "spell-targets")
-_SPELL_TIMING = mint("requirement", "spell-timing")
 _COST_CHANGE = mint("concept", "cost-reduction")
 _GENERIC_REDUCTION = mint("concept", "generic-cost-reduction")
 _HYBRID = mint("concept", "hybrid-mana")
@@ -46,14 +52,7 @@ _KEYWORD_ABILITIES = mint("concept", "keyword-abilities")
 _ON_AN_ALTERNATIVE_COST = mint("concept", "costs-on-an-alternative-cost")
 _NO_MANA_COST = mint("concept", "no-mana-cost")
 _MANA_PREFIX = re.compile(r"^(?:\{[^{}]+\})+")
-# The way a sentence mtgkb:unreadCostChange holds changes the cost: "costs {1} less to activate".
-_CHANGE_DIRECTION = re.compile(r"\b(less|more) to (?:activate|cast)\b|$", re.IGNORECASE)
 _MOMENTS = (V.AsItIsDone, V.RightAfter, V.OnTheStack, V.AsItResolves, V.Later)
-
-
-def concept_cites(rules: RulesData, concept: str) -> list[str]:
-    """The rules a concept node of the graph cites, in book order: a check's citations are data."""
-    return sorted(rules.node(concept).cites, key=rule_order)
 
 
 @dataclass
@@ -205,13 +204,13 @@ def evaluate_way(
         checks.append(_face_cast(context, source, way.face))
     if way.ability is not None:
         checks.append(_has_ability(context, source, way))
-        checks += _unmodelled_parts(context, _its_own(way), action_kind == V.Cast)
+        checks += unmodelled_parts(context.rules, _its_own(way), action_kind == V.Cast)
     if action_kind == V.SpecialAction:
         checks.append(_special_action(context, mechanic))
     cast = action_kind == V.Cast
     targets = spell_targets(context, source, way, mechanic) if cast else None
-    checks += _unread_targets(context, targets)
-    checks += _unread_cast_sentences(context, source, way) if cast else []
+    checks += unread_targets(context.rules, targets)
+    checks += unread_cast_sentences(context.rules, _spell_text(context, source, way)) if cast else []
     wanted = _requirements(context, mechanic, way) + _own_requirements(context, targets)
     requirements = [evaluate(graph, r, player, source, cast) for r in dict.fromkeys(wanted)]
     order = {V.SourceObject: 0, V.GameState: 1, V.CountedObject: 1, V.CostObject: 2}
@@ -225,7 +224,7 @@ def evaluate_way(
     cost, life, cost_checks = _cost(context, source, player, way, action_kind, reduction)
     checks += cost_checks
     if cast:
-        _unread_permissions(context, source, way, checks)
+        allow_unread_permissions(_spell_text(context, source, way), checks)
     rank_checks(checks, rules)
     answer = decide(checks)
     outcome = _outcome(context, mechanic, player, source, [o for o, _ in paid_with]) if answer else []
@@ -321,60 +320,9 @@ def spell_targets(context: Context, source: GameObject, way: Way, mechanic: Node
     return cards.get(iri) if iri else None
 
 
-def _unread_targets(context: Context, targets: Node | None) -> list[Check]:
-    """Cannot tell: a target of the spell that no phrase reads (or that it chooses only on a
-    condition) is not evaluated, so whether it can be chosen is not known."""
-    parts = targets.all(V.unmodelledPart) if targets is not None else []
-    if not parts:
-        return []
-    what = "; ".join(f"“{p}”" for p in parts)
-    because = f"cannot tell: {what} is not modelled here, so whether the spell has its targets is not known"
-    cites = concept_cites(context.rules, _SPELL_TARGETS)
-    return [Check("Every target of the spell is modelled", None, because, cites, _SPELL_TARGETS)]
-
-
 def _spell_text(context: Context, source: GameObject, way: Way) -> Node | None:
     """The node of the text the spell cast this way has: the face cast as, else the card."""
     return way.face if way.face is not None else context.graph.cards.get(source.card or "")
-
-
-def _unread_cast_sentences(context: Context, source: GameObject, way: Way) -> list[Check]:
-    """Cannot tell: a sentence of the card's text that changes how it is cast ("Cast this spell only
-    during your turn", an additional cost) is not read, so it may forbid what the rest allows; it can
-    only add to what casting asks, so a check that fails still decides."""
-    holder = _spell_text(context, source, way)
-    parts = holder.all(V.unreadCastSentence) if holder is not None else []
-    if not parts:
-        return []
-    what = "; ".join(f"\u201c{p}\u201d" for p in parts)
-    because = f"cannot tell: {what} is not modelled here, so whether it may be cast is not known"
-    paying = _PAYING[V.Cast]
-    cites = concept_cites(context.rules, paying)
-    return [Check("Every sentence on casting it is modelled", None, because, cites, paying)]
-
-
-def _unread_permissions(context: Context, source: GameObject, way: Way, checks: list[Check]) -> None:
-    """Cannot tell, where the card's timing or its cost refuses the cast: a sentence of its text no
-    reader reads may allow it then ("You may cast this spell as though it had flash if you pay {2}
-    more", an alternative cost on a condition)."""
-    holder = _spell_text(context, source, way)
-    parts = holder.all(V.unreadCastPermission) if holder is not None else []
-    if not parts:
-        return
-    what = "; ".join(f"\u201c{p}\u201d" for p in parts)
-    for check in checks:
-        if check.holds is False and check.evaluates in (_SPELL_TIMING, _PAYING[V.Cast]):
-            check.holds = None
-            check.because += f"; cannot tell: {what} is not modelled here and may allow it"
-
-
-def _unread_cost_changes(context: Context, source: GameObject, way: Way, action_kind: str) -> list[str]:
-    """The sentences changing this action's cost that no reader reads: the ability's own ("This
-    ability costs {1} less to activate for each ...", "... less to cast this way"), and for a cast
-    the card's ("This spell costs {2} more to cast")."""
-    own = way.ability.all(V.unreadCostChange) if way.ability is not None else []
-    holder = _spell_text(context, source, way) if action_kind == V.Cast else None
-    return [*own, *(holder.all(V.unreadCostChange) if holder is not None else [])]
 
 
 def _its_own(way: Way) -> Node | None:
@@ -383,31 +331,6 @@ def _its_own(way: Way) -> Node | None:
     if way.ability is None or way.mechanic not in way.ability.all(V.instantiates):
         return None
     return way.ability
-
-
-def _unmodelled_parts(context: Context, ability: Node | None, cast: bool = False) -> list[Check]:
-    """Cannot tell: a part of the ability that no activation phrase reads is not evaluated, so the
-    verdict is no yes, nor a no. Casting, the part is one of the spell's cost ("Evoke—Exile a white
-    card from your hand")."""
-    parts = ability.all(V.unmodelledPart) if ability is not None else []
-    if not parts:
-        return []
-    what = "; ".join(f"“{p}”" for p in parts)
-    if cast:
-        because = f"cannot tell: {what} is not modelled here, so whether it may be cast this way is not known"
-        paying = _PAYING[V.Cast]
-        return [
-            Check(
-                "Every part of the cost is modelled",
-                None,
-                because,
-                concept_cites(context.rules, paying),
-                paying,
-            )
-        ]
-    because = f"cannot tell: {what} is not modelled here, so whether it allows the activation is not known"
-    cites = concept_cites(context.rules, ABILITY_TO_ACTIVATE)
-    return [Check("Every part of the ability is modelled", None, because, cites, ABILITY_TO_ACTIVATE)]
 
 
 def _special_action(context: Context, mechanic: Node) -> Check:
@@ -613,10 +536,8 @@ def _cost(
     else:
         because += ", which is not enough"
     holds: bool | None = payment.payable
-    changes = _unread_cost_changes(context, source, way, action_kind)
-    # An unread reduction could make a cost that is too much payable, an unread increase one that
-    # is enough too much: only then is the answer unknown (601.2f, 602.2b).
-    deciding = [c for c in changes if _CHANGE_DIRECTION.search(c)[1] == ("more" if holds else "less")]
+    holder = _spell_text(context, source, way) if action_kind == V.Cast else None
+    deciding = deciding_cost_changes(way.ability, holder, holds)
     if deciding:
         holds = None
         what = "; ".join(f"\u201c{c}\u201d" for c in deciding)
