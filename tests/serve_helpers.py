@@ -3,6 +3,7 @@ over the store of the environment the test session set up; and a plain HTTP clie
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -220,3 +221,31 @@ def load(
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(int(fraction * len(ordered)), len(ordered) - 1)]
+
+
+def asgi_request(app: Any, path: str, query: bytes = b"") -> list[dict[str, Any]]:
+    """The messages ``app`` sends answering a GET of ``path`` in this process (no server, no lifespan)."""
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query,
+        "headers": [(b"host", b"127.0.0.1:7878")],
+        "server": ("127.0.0.1", 7878),
+        "client": ("127.0.0.1", 50000),
+    }
+    asyncio.run(app(scope, receive, send))
+    return sent

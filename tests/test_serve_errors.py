@@ -4,9 +4,10 @@ log, never a traceback or half an answer."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
+
+from serve_helpers import asgi_request
 
 from mtgkb.serve.app import create_app
 from mtgkb.serve.guard import RequestGuard
@@ -39,39 +40,12 @@ def test_rows_that_fail_part_way_give_an_error_not_half_an_answer(capsys) -> Non
     assert log.count("\n") == 1 and "third row" in log and "Traceback" not in log
 
 
-def _request(app: Any, path: str, query: bytes = b"") -> list[dict[str, Any]]:
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": query,
-        "headers": [(b"host", b"127.0.0.1:7878")],
-        "server": ("127.0.0.1", 7878),
-        "client": ("127.0.0.1", 50000),
-    }
-    asyncio.run(app(scope, receive, send))
-    return sent
-
-
 def test_a_bug_in_the_servers_own_process_is_a_500_and_one_line(capsys) -> None:
     # Without its lifespan the application has no worker pool: a /sparql query then fails in this
     # process, as a bug would.
     limits = Limits()
     app = RequestGuard(create_app(Path("/nowhere"), [], limits), limits)
-    sent = _request(app, "/sparql", b"query=ASK%7B%7D")
+    sent = asgi_request(app, "/sparql", b"query=ASK%7B%7D")
     assert sent[0]["status"] == 500
     assert b"internal error: AttributeError" in sent[1]["body"]
     log = capsys.readouterr().err

@@ -3,14 +3,12 @@ the SPARQL endpoint, and their errors (404, 400, 413, 431, 503, 500), whichever 
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import urllib.parse
 from pathlib import Path
-from typing import Any
 
 import pytest
-from serve_helpers import get_query, http, post_query, running_server
+from serve_helpers import asgi_request, get_query, http, post_query, running_server
 
 from mtgkb.serve.app import create_app
 from mtgkb.serve.guard import RequestGuard
@@ -122,28 +120,6 @@ def test_the_protocols_own_refusals_carry_the_headers(server) -> None:
 def test_a_bug_answered_as_500_carries_the_headers() -> None:
     limits = Limits()
     app = RequestGuard(create_app(Path("/nowhere"), [], limits), limits)  # no workers: a bug's 500
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/sparql",
-        "raw_path": b"/sparql",
-        "root_path": "",
-        "query_string": b"query=ASK%7B%7D",
-        "headers": [(b"host", b"127.0.0.1:7878")],
-        "server": ("127.0.0.1", 7878),
-        "client": ("127.0.0.1", 50000),
-    }
-    asyncio.run(app(scope, receive, send))
+    sent = asgi_request(app, "/sparql", b"query=ASK%7B%7D")
     assert sent[0]["status"] == 500
     _secured({name.decode(): value.decode() for name, value in sent[0]["headers"]})
