@@ -157,6 +157,7 @@ class WorkerPool:
         self._moved = _Signal()  # fired when the pool moves to another store
         self.damage: str | None = None  # why the last worker could not open the store; None: it could
         self.replaced = 0  # workers killed and replaced (past the time limit, or died)
+        self._freeing: set[Worker] = set()  # killed past the cgroup's limit, not yet exited
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -351,18 +352,27 @@ class WorkerPool:
                 if done:
                     return asked.result()
                 ceiling = passed(held_under, worker.process.pid) if held_under else None
-                if ceiling is not None and ceiling.measure == "cgroup" and not self._largest(worker):
+                if ceiling is not None and ceiling.measure == "cgroup" and not self._to_stop(worker):
                     # The cgroup is shared: the largest worker's job is the one stopped.
                     ceiling = passed([c for c in held_under if c.measure != "cgroup"], worker.process.pid)
                 if ceiling is not None:
                     with contextlib.suppress(Exception):
                         worker.process.kill()  # before a hard limit aborts it; the caller replaces it
+                    if ceiling.measure == "cgroup":
+                        self._freeing.add(worker)
                     raise MemoryLimitExceeded(ceiling)
         finally:
             if not asked.done():
                 asked.cancel()
                 with contextlib.suppress(BaseException):
                     await asked
+
+    def _to_stop(self, worker: Worker) -> bool:
+        """Whether ``worker``'s job is the one to stop for the shared cgroup: none while a worker
+        already killed for it has not exited (its memory still counts until then, and the next
+        largest would be stopped for it), else the largest worker's."""
+        self._freeing = {w for w in self._freeing if w.process.is_alive()}
+        return not self._freeing and self._largest(worker)
 
     def _largest(self, worker: Worker) -> bool:
         """Whether ``worker`` holds at least as much as any other worker (resident size)."""
